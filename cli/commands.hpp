@@ -1,0 +1,48 @@
+// One function per `nisa` subcommand (LANGUAGE.md section 1). Each returns the
+// exit status or throws a NisaError; main() maps errors to statuses.
+#pragma once
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace nisa {
+
+struct AsmOptions {
+  std::string input;
+  std::string output;  // empty: the input's name with .nbin
+};
+
+struct DisOptions {
+  std::string input;
+  std::string output;  // empty: stdout
+};
+
+struct RunOptions {
+  std::string program;  // .nbin or .nasm
+  std::vector<std::string> inputs;  // NAME=FILE.npy, as given
+  std::string dump_dir;
+  std::string dump_state_dir;
+  bool strict = false;
+  bool profile = false;
+  std::string trace_file;
+};
+
+struct DiffOptions {
+  std::string expected;
+  std::string actual;
+  double rtol = 1e-5;
+  double atol = 1e-6;
+};
+
+struct IsaOptions {
+  bool markdown = false;
+  bool json = false;
+};
+
+int command_asm(const AsmOptions& o);
+int command_dis(const DisOptions& o);
+int command_run(const RunOptions& o);
+int command_diff(const DiffOptions& o);
+int command_isa(const IsaOptions& o);
+
+}  // namespace nisa

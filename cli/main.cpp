@@ -1,0 +1,83 @@
+// The `nisa` command line (LANGUAGE.md section 1). Parses arguments with CLI11,
+// calls one command function, and is the one place where errors become exit
+// statuses.
+#include <cstdio>
+#include <iostream>
+
+#include <CLI/CLI.hpp>
+
+#include "commands.hpp"
+#include "error.hpp"
+#include "spec.hpp"
+
+int main(int argc, char** argv) {
+  using namespace nisa;
+  CLI::App app{"nisa: assembler and interpreter for the NeuronCore engine ISA (nki.isa)"};
+  app.require_subcommand(1);
+  std::string spec_file;
+  app.add_option("--spec", spec_file, "use this ISA spec JSON instead of the built-in one")->envname("NISA_SPEC");
+
+  AsmOptions asm_opts;
+  auto* asm_cmd = app.add_subcommand("asm", "assemble a .nasm program into a .nbin binary");
+  asm_cmd->add_option("program", asm_opts.input, "PROG.nasm")->required();
+  asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin)");
+
+  DisOptions dis_opts;
+  auto* dis_cmd = app.add_subcommand("dis", "disassemble a .nbin binary to canonical .nasm text");
+  dis_cmd->add_option("binary", dis_opts.input, "PROG.nbin")->required();
+  dis_cmd->add_option("-o,--output", dis_opts.output, "output .nasm (default: stdout)");
+
+  RunOptions run_opts;
+  auto* run_cmd = app.add_subcommand("run", "execute a program (.nbin, or .nasm assembled in memory)");
+  run_cmd->add_option("program", run_opts.program, "PROG.nbin or PROG.nasm")->required();
+  run_cmd->add_option("--input", run_opts.inputs, "NAME=FILE.npy: fill an input/inout HBM tensor")->allow_extra_args(false);
+  run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy");
+  run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators");
+  run_cmd->add_flag("--strict", run_opts.strict, "turn the hazards of SEMANTICS.md into runtime faults");
+  run_cmd->add_flag("--profile", run_opts.profile, "print the per-engine cost table");
+  run_cmd->add_option("--trace", run_opts.trace_file, "write a Chrome/Perfetto timeline as JSON");
+
+  DiffOptions diff_opts;
+  auto* diff_cmd = app.add_subcommand("diff", "compare two .npy files, or two folders of them by file name");
+  diff_cmd->add_option("expected", diff_opts.expected, "EXPECTED .npy or folder")->required();
+  diff_cmd->add_option("actual", diff_opts.actual, "ACTUAL .npy or folder")->required();
+  diff_cmd->add_option("--rtol", diff_opts.rtol, "relative tolerance for float data (default 1e-5)");
+  diff_cmd->add_option("--atol", diff_opts.atol, "absolute tolerance for float data (default 1e-6)");
+
+  IsaOptions isa_opts;
+  auto* isa_cmd = app.add_subcommand("isa", "print the instruction reference generated from the ISA spec");
+  auto* md = isa_cmd->add_flag("--markdown", isa_opts.markdown, "as Markdown (default)");
+  isa_cmd->add_flag("--json", isa_opts.json, "as the spec's JSON")->excludes(md);
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::CallForAllHelp& e) {
+    return app.exit(e);
+  } catch (const CLI::ParseError& e) {
+    std::cerr << "nisa: error: " << e.what() << " (see nisa --help)\n";
+    return kExitBadInput;
+  }
+
+  try {
+    if (!spec_file.empty()) set_active_spec_file(spec_file);
+    if (*asm_cmd) return command_asm(asm_opts);
+    if (*dis_cmd) return command_dis(dis_opts);
+    if (*run_cmd) return command_run(run_opts);
+    if (*diff_cmd) return command_diff(diff_opts);
+    if (*isa_cmd) return command_isa(isa_opts);
+  } catch (const DiagnosticsReported& e) {
+    return e.exit_status();
+  } catch (const NisaError& e) {
+    std::cerr << e.what() << "\n";
+    return e.exit_status();
+  } catch (const SpecError& e) {
+    std::cerr << e.what() << "\n";
+    return kExitBadInput;
+  } catch (const std::bad_alloc&) {
+    std::cerr << "nisa: error: out of memory\n";
+    return kExitBadInput;
+  }
+  return kExitBadInput;
+}

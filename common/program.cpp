@@ -1,0 +1,47 @@
+#include "program.hpp"
+
+namespace nisa {
+
+std::string_view role_name(Role r) {
+  switch (r) {
+    case Role::none: return "";
+    case Role::input: return "input";
+    case Role::output: return "output";
+    case Role::inout: return "inout";
+    case Role::scratch: return "scratch";
+  }
+  return "?";
+}
+
+int64_t element_count(const std::vector<int64_t>& shape) {
+  int64_t n = 1;
+  for (int64_t d : shape) n *= d;
+  return n;
+}
+
+int64_t tensor_bytes_per_partition(const TensorDecl& t) {
+  int64_t n = 1;
+  for (std::size_t i = 1; i < t.shape.size(); ++i) n *= t.shape[i];
+  return n * static_cast<int64_t>(dtype_size(t.dtype));
+}
+
+TensorView whole_view(const Program& p, int32_t tensor) {
+  TensorView v;
+  v.tensor = tensor;
+  for (int64_t d : p.tensors[static_cast<std::size_t>(tensor)].shape) v.dims.push_back(DimSlice{0, d, 1});
+  return v;
+}
+
+bool is_whole(const Program& p, const TensorView& v) { return v == whole_view(p, v.tensor); }
+
+int64_t view_partitions(const TensorView& v) { return v.dims.empty() ? 0 : v.dims[0].count; }
+
+int64_t view_partition_start(const TensorView& v) { return v.dims.empty() ? 0 : v.dims[0].start; }
+
+int64_t view_elements_per_partition(const TensorView& v) {
+  int64_t n = 1;
+  for (std::size_t i = 1; i < v.dims.size(); ++i) n *= v.dims[i].count;
+  return n;
+}
+
+}  // namespace nisa

@@ -1,0 +1,677 @@
+// Loads isa-spec/isa.json into the structs of spec.hpp and validates it the
+// way riscv-opcodes validates its tables: every defect is refused with the JSON
+// path that holds it (STYLE.md).
+#include "spec.hpp"
+
+#include <bit>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <set>
+#include <sstream>
+
+#include <nlohmann/json.hpp>
+
+namespace nisa {
+
+using nlohmann::json;
+
+std::string_view memory_name(Memory m) {
+  switch (m) {
+    case Memory::hbm: return "hbm";
+    case Memory::sbuf: return "sbuf";
+    case Memory::psum: return "psum";
+  }
+  return "?";
+}
+
+std::string_view engine_name(Engine e) {
+  switch (e) {
+    case Engine::vector: return "vector";
+    case Engine::scalar: return "scalar";
+    case Engine::gpsimd: return "gpsimd";
+    case Engine::dma: return "dma";
+  }
+  return "?";
+}
+
+std::string_view operand_kind_name(OperandKind k) {
+  switch (k) {
+    case OperandKind::tensor: return "tensor";
+    case OperandKind::scalar: return "scalar";
+    case OperandKind::tensor_or_scalar: return "tensor_or_scalar";
+    case OperandKind::enumeration: return "enum";
+    case OperandKind::boolean: return "bool";
+    case OperandKind::integer: return "int";
+  }
+  return "?";
+}
+
+int EnumSpec::find(std::string_view n) const {
+  for (std::size_t i = 0; i < values.size(); ++i) {
+    if (values[i].name == n) return static_cast<int>(i);
+    for (const auto& a : values[i].aliases)
+      if (a == n) return static_cast<int>(i);
+  }
+  return -1;
+}
+
+bool OperandSpec::allows_memory(Memory m) const {
+  for (Memory x : memories)
+    if (x == m) return true;
+  return false;
+}
+
+int InstructionSpec::find_operand(std::string_view n) const {
+  for (std::size_t i = 0; i < operands.size(); ++i)
+    if (operands[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int Spec::find_arch(std::string_view n) const {
+  for (std::size_t i = 0; i < archs.size(); ++i)
+    if (archs[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int Spec::find_instruction(std::string_view n) const {
+  for (std::size_t i = 0; i < instructions.size(); ++i)
+    if (instructions[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+int Spec::find_opcode(int opcode) const {
+  for (std::size_t i = 0; i < instructions.size(); ++i)
+    if (instructions[i].opcode == opcode) return static_cast<int>(i);
+  return -1;
+}
+
+int Spec::find_enum(std::string_view n) const {
+  for (std::size_t i = 0; i < enums.size(); ++i)
+    if (enums[i].name == n) return static_cast<int>(i);
+  return -1;
+}
+
+std::optional<Dtype> Spec::find_dtype(std::string_view n) const {
+  for (const auto& d : dtypes) {
+    if (d.name == n) return d.dtype;
+    for (const auto& a : d.aliases)
+      if (a == n) return d.dtype;
+  }
+  return std::nullopt;
+}
+
+std::optional<double> Spec::cost_constant(std::string_view n) const {
+  for (const auto& [k, v] : cost_constants)
+    if (k == n) return v;
+  return std::nullopt;
+}
+
+std::string spec_id_hex(uint64_t id) {
+  char buf[17];
+  static const char* digits = "0123456789abcdef";
+  for (int i = 15; i >= 0; --i, id >>= 4) buf[i] = digits[id & 15];
+  buf[16] = 0;
+  return buf;
+}
+
+namespace {
+
+// A JSON node together with its path, so every error names where it is.
+struct Node {
+  const json& j;
+  std::string path;
+
+  [[noreturn]] void fail(const std::string& why) const {
+    throw SpecError("isa-spec: " + (path.empty() ? std::string("/") : path) + ": " + why);
+  }
+  Node at(const std::string& key) const {
+    if (!j.is_object()) fail("expected an object");
+    auto it = j.find(key);
+    if (it == j.end()) fail("missing key \"" + key + "\"");
+    return Node{*it, path + "/" + key};
+  }
+  bool has(const std::string& key) const { return j.is_object() && j.contains(key); }
+  Node at(std::size_t i) const { return Node{j[i], path + "/" + std::to_string(i)}; }
+  std::size_t size() const {
+    if (!j.is_array()) fail("expected an array");
+    return j.size();
+  }
+  std::string str() const {
+    if (!j.is_string()) fail("expected a string");
+    return j.get<std::string>();
+  }
+  int64_t integer(int64_t lo, int64_t hi) const {
+    if (!j.is_number_integer()) fail("expected an integer");
+    int64_t v = j.get<int64_t>();
+    if (v < lo || v > hi) fail("value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return v;
+  }
+  double number() const {
+    if (!j.is_number()) fail("expected a number");
+    return j.get<double>();
+  }
+  bool boolean() const {
+    if (!j.is_boolean()) fail("expected true or false");
+    return j.get<bool>();
+  }
+  std::vector<std::string> strings() const {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < size(); ++i) out.push_back(at(i).str());
+    return out;
+  }
+};
+
+Memory parse_memory(const Node& n) {
+  std::string s = n.str();
+  if (s == "hbm") return Memory::hbm;
+  if (s == "sbuf") return Memory::sbuf;
+  if (s == "psum") return Memory::psum;
+  n.fail("unknown memory \"" + s + "\" (hbm, sbuf, psum)");
+}
+
+Engine parse_engine(const Node& n) {
+  std::string s = n.str();
+  for (int e = 0; e < kEngineCount; ++e)
+    if (engine_name(static_cast<Engine>(e)) == s) return static_cast<Engine>(e);
+  n.fail("unknown engine \"" + s + "\" (vector, scalar, gpsimd, dma)");
+}
+
+OperandKind parse_kind(const Node& n) {
+  std::string s = n.str();
+  for (auto k : {OperandKind::tensor, OperandKind::scalar, OperandKind::tensor_or_scalar,
+                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer})
+    if (operand_kind_name(k) == s) return k;
+  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int)");
+}
+
+std::vector<Memory> parse_memories(const Node& n) {
+  std::vector<Memory> out;
+  for (std::size_t i = 0; i < n.size(); ++i) out.push_back(parse_memory(n.at(i)));
+  if (out.empty()) n.fail("empty list of memories");
+  return out;
+}
+
+// Scalar values in the spec: a number or a named constant.
+float parse_scalar(const Node& n) {
+  if (n.j.is_string()) {
+    std::string s = n.str();
+    if (s == "fp32.min") return std::numeric_limits<float>::lowest();
+    if (s == "fp32.max") return std::numeric_limits<float>::max();
+    if (s == "inf") return std::numeric_limits<float>::infinity();
+    if (s == "-inf") return -std::numeric_limits<float>::infinity();
+    n.fail("unknown named constant \"" + s + "\"");
+  }
+  return static_cast<float>(n.number());
+}
+
+void parse_archs(const Node& root, Spec& spec) {
+  Node archs = root.at("archs");
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    Node a = archs.at(i);
+    ArchSpec arch;
+    arch.name = a.at("name").str();
+    if (spec.find_arch(arch.name) >= 0) a.at("name").fail("duplicate arch \"" + arch.name + "\"");
+    arch.version = static_cast<int>(a.at("version").integer(1, 99));
+    arch.neuroncore = a.at("neuroncore").str();
+    arch.sbuf_partition_bytes = a.at("sbuf_partition_bytes").integer(1, int64_t{1} << 30);
+    arch.psum_partition_bytes = a.at("psum_partition_bytes").integer(1, int64_t{1} << 30);
+    arch.psum_bank_bytes = a.at("psum_bank_bytes").integer(1, arch.psum_partition_bytes);
+    Node clocks = a.at("clock_ghz");
+    for (int e = 0; e < kEngineCount; ++e) {
+      Node c = clocks.at(std::string(engine_name(static_cast<Engine>(e))));
+      arch.clock_ghz[e] = c.number();
+      if (!(arch.clock_ghz[e] > 0)) c.fail("clock must be positive");
+    }
+    spec.archs.push_back(std::move(arch));
+  }
+  if (spec.archs.empty()) archs.fail("no archs");
+  if (spec.archs.size() > 255) archs.fail("more than 255 archs");
+  Node d = root.at("default_arch");
+  spec.default_arch = spec.find_arch(d.str());
+  if (spec.default_arch < 0) d.fail("unknown arch \"" + d.str() + "\"");
+}
+
+void parse_engines(const Node& root, Spec& spec) {
+  Node engines = root.at("engines");
+  spec.engines.resize(kEngineCount);
+  std::vector<bool> seen(kEngineCount, false);
+  for (std::size_t i = 0; i < engines.size(); ++i) {
+    Node e = engines.at(i);
+    EngineSpec es;
+    es.engine = parse_engine(e.at("name"));
+    if (seen[static_cast<int>(es.engine)]) e.at("name").fail("duplicate engine");
+    seen[static_cast<int>(es.engine)] = true;
+    es.memories = parse_memories(e.at("memories"));
+    es.partition_alignment = e.at("partition_alignment").boolean();
+    spec.engines[static_cast<int>(es.engine)] = std::move(es);
+  }
+  for (int e = 0; e < kEngineCount; ++e)
+    if (!seen[e]) engines.fail("engine \"" + std::string(engine_name(static_cast<Engine>(e))) + "\" is not described");
+}
+
+void parse_dtypes(const Node& root, Spec& spec) {
+  Node dtypes = root.at("dtypes");
+  if (dtypes.size() != kDtypeCount)
+    dtypes.fail("expected " + std::to_string(kDtypeCount) + " dtypes, found " + std::to_string(dtypes.size()));
+  spec.dtypes.resize(kDtypeCount);
+  std::vector<bool> seen(kDtypeCount, false);
+  std::set<std::string> names;
+  for (std::size_t i = 0; i < dtypes.size(); ++i) {
+    Node d = dtypes.at(i);
+    std::string name = d.at("name").str();
+    auto t = dtype_from_name(name);
+    if (!t) d.at("name").fail("unknown dtype \"" + name + "\"");
+    int idx = static_cast<int>(*t);
+    if (seen[idx]) d.at("name").fail("duplicate dtype \"" + name + "\"");
+    seen[idx] = true;
+    DtypeSpec ds{*t, name, {}, 0};
+    ds.size = static_cast<std::size_t>(d.at("size").integer(1, 8));
+    if (ds.size != dtype_size(*t))
+      d.at("size").fail("dtype " + name + " has size " + std::to_string(dtype_size(*t)) + " in the model");
+    if (d.has("aliases")) ds.aliases = d.at("aliases").strings();
+    for (const auto& n : ds.aliases)
+      if (!names.insert(n).second) d.at("aliases").fail("name \"" + n + "\" used twice");
+    if (!names.insert(name).second) d.at("name").fail("name \"" + name + "\" used twice");
+    spec.dtypes[idx] = std::move(ds);
+  }
+}
+
+void parse_enums(const Node& root, Spec& spec) {
+  Node enums = root.at("enums");
+  if (!enums.j.is_object()) enums.fail("expected an object");
+  for (auto it = enums.j.begin(); it != enums.j.end(); ++it) {
+    Node e{it.value(), enums.path + "/" + it.key()};
+    EnumSpec es;
+    es.name = it.key();
+    std::set<std::string> names;
+    for (std::size_t i = 0; i < e.size(); ++i) {
+      Node v = e.at(i);
+      EnumValueSpec vs;
+      vs.name = v.at("name").str();
+      if (v.has("aliases")) vs.aliases = v.at("aliases").strings();
+      if (!names.insert(vs.name).second) v.at("name").fail("name \"" + vs.name + "\" used twice");
+      for (const auto& a : vs.aliases)
+        if (!names.insert(a).second) v.at("aliases").fail("name \"" + a + "\" used twice");
+      es.values.push_back(std::move(vs));
+    }
+    if (es.values.empty()) e.fail("empty enum");
+    if (es.values.size() > 64) e.fail("more than 64 values");
+    spec.enums.push_back(std::move(es));
+  }
+}
+
+uint32_t parse_dtype_mask(const Node& n, const Spec& spec, std::string& text) {
+  uint32_t mask = 0;
+  for (std::size_t i = 0; i < n.size(); ++i) {
+    Node d = n.at(i);
+    std::string s = d.str();
+    if (!text.empty()) text += ", ";
+    text += s;
+    if (s == "any") {
+      mask |= (1u << kDtypeCount) - 1;
+    } else if (s == "float" || s == "int") {
+      for (int t = 0; t < kDtypeCount; ++t)
+        if ((s == "float") == dtype_is_float(static_cast<Dtype>(t))) mask |= 1u << t;
+    } else if (auto t = spec.find_dtype(s)) {
+      mask |= 1u << static_cast<int>(*t);
+    } else {
+      d.fail("unknown dtype \"" + s + "\" (a dtype name, any, float or int)");
+    }
+  }
+  if (mask == 0) n.fail("empty list of dtypes");
+  return mask;
+}
+
+OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec& ins) {
+  OperandSpec op;
+  op.name = o.at("name").str();
+  if (ins.find_operand(op.name) >= 0) o.at("name").fail("duplicate operand \"" + op.name + "\"");
+  op.kind = parse_kind(o.at("kind"));
+  if (o.has("required")) op.required = o.at("required").boolean();
+  op.description = o.has("description") ? o.at("description").str() : "";
+  bool tensorish = op.kind == OperandKind::tensor || op.kind == OperandKind::tensor_or_scalar;
+  if (tensorish) {
+    op.memories = parse_memories(o.at("memories"));
+    op.dtype_mask = parse_dtype_mask(o.at("dtypes"), spec, op.dtypes_text);
+  }
+  if (op.kind == OperandKind::enumeration) {
+    Node en = o.at("enum");
+    op.enum_id = spec.find_enum(en.str());
+    if (op.enum_id < 0) en.fail("unknown enum \"" + en.str() + "\"");
+    const EnumSpec& es = spec.enums[op.enum_id];
+    if (o.has("values")) {
+      Node vals = o.at("values");
+      for (std::size_t i = 0; i < vals.size(); ++i) {
+        int v = es.find(vals.at(i).str());
+        if (v < 0) vals.at(i).fail("not a value of enum " + es.name);
+        op.enum_allowed_mask |= uint64_t{1} << v;
+      }
+    } else {
+      op.enum_allowed_mask = es.values.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << es.values.size()) - 1;
+    }
+  }
+  if (op.kind == OperandKind::integer) {
+    op.int_min = o.at("min").integer(INT64_MIN / 2, INT64_MAX / 2);
+    op.int_max = o.at("max").integer(op.int_min, INT64_MAX / 2);
+  }
+  if (op.kind == OperandKind::scalar && o.has("values")) {
+    Node vals = o.at("values");
+    if (vals.size() != 1) vals.fail("a scalar may be restricted to one value only");
+    op.only_scalar = parse_scalar(vals.at(0));
+  }
+  if (o.has("integer_if_dtype_of")) {
+    Node r = o.at("integer_if_dtype_of");
+    op.integer_if_dtype_of = ins.find_operand(r.str());
+    if (op.integer_if_dtype_of < 0) r.fail("no earlier operand \"" + r.str() + "\"");
+  }
+  if (o.has("default")) {
+    Node d = o.at("default");
+    if (op.required) d.fail("a required operand has no default");
+    DefaultValue dv;
+    switch (op.kind) {
+      case OperandKind::tensor:
+        d.fail("a tensor operand has no default");
+      case OperandKind::scalar:
+      case OperandKind::tensor_or_scalar:
+        dv.number = parse_scalar(d);
+        break;
+      case OperandKind::integer:
+        dv.number = static_cast<double>(d.integer(op.int_min, op.int_max));
+        break;
+      case OperandKind::boolean:
+        dv.boolean = d.boolean();
+        break;
+      case OperandKind::enumeration:
+        dv.enum_index = spec.enums[op.enum_id].find(d.str());
+        if (dv.enum_index < 0) d.fail("not a value of enum " + spec.enums[op.enum_id].name);
+        if (!op.allows_enum_value(dv.enum_index)) d.fail("default is not among the allowed values");
+        break;
+    }
+    if (op.only_scalar && std::bit_cast<uint32_t>(static_cast<float>(dv.number)) != std::bit_cast<uint32_t>(*op.only_scalar))
+      d.fail("default differs from the only allowed value");
+    op.default_value = dv;
+  }
+  return op;
+}
+
+int operand_ref(const Node& n, const InstructionSpec& ins) {
+  int i = ins.find_operand(n.str());
+  if (i < 0) n.fail("instruction " + ins.name + " has no operand \"" + n.str() + "\"");
+  return i;
+}
+
+CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& ins) {
+  static const std::pair<const char*, CheckKind> kinds[] = {
+      {"same_shape", CheckKind::same_shape},
+      {"same_partitions", CheckKind::same_partitions},
+      {"same_dtype", CheckKind::same_dtype},
+      {"same_dtype_if_tensors", CheckKind::same_dtype_if_tensors},
+      {"column_of", CheckKind::column_of},
+      {"one_more_element", CheckKind::one_more_element},
+      {"not_both_in", CheckKind::not_both_in},
+      {"allowed_pairs", CheckKind::allowed_pairs},
+      {"requires", CheckKind::requires_operand},
+      {"index_below", CheckKind::index_below},
+  };
+  CheckSpec cs;
+  Node k = c.at("check");
+  std::string name = k.str();
+  bool found = false;
+  for (const auto& [n, kind] : kinds)
+    if (name == n) { cs.kind = kind; found = true; }
+  if (!found) k.fail("unknown check \"" + name + "\"");
+
+  auto enum_of = [&](int operand, const Node& where) -> const EnumSpec& {
+    if (ins.operands[operand].kind != OperandKind::enumeration) where.fail("operand " + ins.operands[operand].name + " is not an enum");
+    return spec.enums[ins.operands[operand].enum_id];
+  };
+
+  if (cs.kind == CheckKind::requires_operand) {
+    cs.a = operand_ref(c.at("if"), ins);
+    cs.b = operand_ref(c.at("then"), ins);
+    bool negated = c.has("is_not");
+    Node vals = negated ? c.at("is_not") : c.at("is");
+    cs.values_negated = negated;
+    for (std::size_t i = 0; i < vals.size(); ++i) {
+      Node v = vals.at(i);
+      if (ins.operands[cs.a].kind == OperandKind::boolean) {
+        cs.values.push_back(v.boolean() ? 1 : 0);
+      } else {
+        int e = enum_of(cs.a, c.at("if")).find(v.str());
+        if (e < 0) v.fail("not a value of the operand's enum");
+        cs.values.push_back(e);
+      }
+    }
+    if (c.has("then_not")) {
+      cs.then_not = enum_of(cs.b, c.at("then")).find(c.at("then_not").str());
+      if (cs.then_not < 0) c.at("then_not").fail("not a value of the operand's enum");
+    }
+    return cs;
+  }
+
+  Node ops = c.at("operands");
+  if (ops.size() != 2) ops.fail("a check names exactly two operands");
+  cs.a = operand_ref(ops.at(0), ins);
+  cs.b = operand_ref(ops.at(1), ins);
+  if (cs.kind == CheckKind::not_both_in) cs.memory = parse_memory(c.at("memory"));
+  if (cs.kind == CheckKind::index_below) {
+    if (ins.operands[cs.a].kind != OperandKind::integer) ops.at(0).fail("index_below needs an int operand first");
+    cs.limit = c.at("limit").integer(1, int64_t{1} << 40);
+  }
+  if (cs.kind == CheckKind::allowed_pairs) {
+    const EnumSpec& ea = enum_of(cs.a, ops.at(0));
+    const EnumSpec& eb = enum_of(cs.b, ops.at(1));
+    Node pairs = c.at("pairs");
+    for (std::size_t i = 0; i < pairs.size(); ++i) {
+      Node p = pairs.at(i);
+      if (p.size() != 2) p.fail("a pair has two values");
+      int x = ea.find(p.at(0).str()), y = eb.find(p.at(1).str());
+      if (x < 0) p.at(0).fail("not a value of enum " + ea.name);
+      if (y < 0) p.at(1).fail("not a value of enum " + eb.name);
+      cs.pairs.emplace_back(x, y);
+    }
+  }
+  bool needs_tensors = cs.kind != CheckKind::allowed_pairs && cs.kind != CheckKind::index_below;
+  if (needs_tensors) {
+    for (int i : {cs.a, cs.b}) {
+      auto kind = ins.operands[i].kind;
+      if (kind != OperandKind::tensor && kind != OperandKind::tensor_or_scalar)
+        ops.fail("operand " + ins.operands[i].name + " of check " + name + " is not a tensor");
+    }
+  }
+  return cs;
+}
+
+int bits_needed(uint64_t values) {  // bits to hold indices 0..values-1
+  int b = 0;
+  while ((uint64_t{1} << b) < values) ++b;
+  return b;
+}
+
+void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) {
+  std::vector<bool> seen(ins.operands.size(), false);
+  for (std::size_t i = 0; i < fields.size(); ++i) {
+    Node f = fields.at(i);
+    FieldSpec fs;
+    fs.operand = operand_ref(f.at("field"), ins);
+    if (seen[fs.operand]) f.at("field").fail("operand encoded twice");
+    seen[fs.operand] = true;
+    Node bits = f.at("bits");
+    fs.bits = static_cast<int>(bits.integer(1, 64));
+    const OperandSpec& op = ins.operands[fs.operand];
+    switch (op.kind) {
+      case OperandKind::tensor:
+      case OperandKind::tensor_or_scalar:
+        if (fs.bits > 24) bits.fail("a tensor index field is at most 24 bits");
+        break;
+      case OperandKind::scalar:
+        if (fs.bits != 32) bits.fail("a scalar field is 32 bits (float32 or int32)");
+        break;
+      case OperandKind::boolean:
+        if (fs.bits != 1) bits.fail("a bool field is 1 bit");
+        break;
+      case OperandKind::enumeration: {
+        int need = bits_needed(spec.enums[op.enum_id].values.size());
+        if (fs.bits < need)
+          bits.fail(std::to_string(fs.bits) + " bits cannot hold the " + std::to_string(spec.enums[op.enum_id].values.size()) +
+                    " values of enum " + spec.enums[op.enum_id].name);
+        break;
+      }
+      case OperandKind::integer: {
+        // Two's complement range of the field must hold [min, max].
+        int64_t lo = fs.bits >= 63 ? INT64_MIN : -(int64_t{1} << (fs.bits - 1));
+        int64_t hi = fs.bits >= 63 ? INT64_MAX : (int64_t{1} << (fs.bits - 1)) - 1;
+        if (op.int_min < lo || op.int_max > hi)
+          bits.fail(std::to_string(fs.bits) + " bits cannot hold the range [" + std::to_string(op.int_min) + ", " +
+                    std::to_string(op.int_max) + "] of " + op.name);
+        break;
+      }
+    }
+  }
+  for (std::size_t i = 0; i < seen.size(); ++i)
+    if (!seen[i]) fields.fail("operand " + ins.operands[i].name + " has no encoding field");
+}
+
+CostSpec parse_cost(const Node& c, const InstructionSpec& ins) {
+  CostSpec cs;
+  cs.cycles = c.at("cycles").str();
+  cs.estimate = c.at("estimate").boolean();
+  if (c.has("cases")) {
+    Node cases = c.at("cases");
+    for (std::size_t i = 0; i < cases.size(); ++i) {
+      Node k = cases.at(i);
+      CostCase cc;
+      cc.memory = parse_memory(k.at("when_all_in"));
+      Node ops = k.at("operands");
+      for (std::size_t j = 0; j < ops.size(); ++j) cc.operands.push_back(operand_ref(ops.at(j), ins));
+      cc.cycles = k.at("cycles").str();
+      cs.cases.push_back(std::move(cc));
+    }
+  }
+  if (c.has("extra_if_present")) {
+    Node e = c.at("extra_if_present");
+    if (!e.j.is_object()) e.fail("expected an object");
+    for (auto it = e.j.begin(); it != e.j.end(); ++it) {
+      Node v{it.value(), e.path + "/" + it.key()};
+      int op = ins.find_operand(it.key());
+      if (op < 0) v.fail("instruction " + ins.name + " has no operand \"" + it.key() + "\"");
+      cs.extra_if_present.emplace_back(op, v.str());
+    }
+  }
+  return cs;
+}
+
+void parse_instructions(const Node& root, Spec& spec) {
+  Node list = root.at("instructions");
+  std::set<int> opcodes;
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Node n = list.at(i);
+    InstructionSpec ins;
+    ins.name = n.at("name").str();
+    if (spec.find_instruction(ins.name) >= 0) n.at("name").fail("duplicate instruction \"" + ins.name + "\"");
+    Node opc = n.at("opcode");
+    ins.opcode = static_cast<int>(opc.integer(0, (int64_t{1} << spec.opcode_bits) - 1));
+    if (!opcodes.insert(ins.opcode).second) opc.fail("opcode " + std::to_string(ins.opcode) + " used twice");
+    ins.engine = parse_engine(n.at("engine"));
+    Node arch = n.at("arch");
+    int a = spec.find_arch(arch.str());
+    if (a < 0) arch.fail("unknown arch \"" + arch.str() + "\"");
+    ins.first_arch = arch.str();
+    ins.first_arch_version = spec.archs[a].version;
+    ins.description = n.at("description").str();
+    Node ops = n.at("operands");
+    for (std::size_t k = 0; k < ops.size(); ++k) ins.operands.push_back(parse_operand(ops.at(k), spec, ins));
+    for (std::size_t k = 0; k < ins.operands.size(); ++k) {
+      const OperandSpec& op = ins.operands[k];
+      for (Memory m : op.memories)
+        if (!spec.engine(ins.engine).memories.empty()) {
+          bool ok = false;
+          for (Memory em : spec.engine(ins.engine).memories) ok = ok || em == m;
+          if (!ok)
+            ops.at(k).at("memories").fail("engine " + std::string(engine_name(ins.engine)) + " cannot access " +
+                                          std::string(memory_name(m)));
+        }
+    }
+    Node checks = n.at("constraints");
+    for (std::size_t k = 0; k < checks.size(); ++k) ins.checks.push_back(parse_check(checks.at(k), spec, ins));
+    parse_encoding(n.at("encoding"), spec, ins);
+    ins.cost = parse_cost(n.at("cost"), ins);
+    spec.instructions.push_back(std::move(ins));
+  }
+  if (spec.instructions.empty()) list.fail("no instructions");
+}
+
+uint64_t fnv1a64(std::string_view s) {
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (unsigned char c : s) {
+    h ^= c;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+}  // namespace
+
+Spec load_spec(std::string_view json_text) {
+  json j;
+  try {
+    j = json::parse(json_text);
+  } catch (const json::parse_error& e) {
+    throw SpecError(std::string("isa-spec: not valid JSON: ") + e.what());
+  }
+  Node root{j, ""};
+  Spec spec;
+  spec.format = static_cast<int>(root.at("format").integer(1, 1));
+  spec.name = root.at("name").str();
+  parse_archs(root, spec);
+  spec.partitions = static_cast<int>(root.at("partitions").integer(1, 128));
+  parse_engines(root, spec);
+  parse_dtypes(root, spec);
+  parse_enums(root, spec);
+  for (const char* required : {"compare", "alu", "reduce", "reduce_cmd", "activation"})
+    if (spec.find_enum(required) < 0) root.at("enums").fail(std::string("missing enum \"") + required + "\"");
+  Node enc = root.at("encoding");
+  spec.opcode_bits = static_cast<int>(enc.at("opcode_bits").integer(1, 16));
+  Node sl = enc.at("tensor_slice");
+  spec.slice_encoding.start_bits = static_cast<int>(sl.at("start_bits").integer(1, 40));
+  spec.slice_encoding.count_bits = static_cast<int>(sl.at("count_bits").integer(1, 40));
+  spec.slice_encoding.step_bits = static_cast<int>(sl.at("step_bits").integer(1, 40));
+  Node cost = root.at("cost");
+  if (!cost.j.is_object()) cost.fail("expected an object");
+  for (auto it = cost.j.begin(); it != cost.j.end(); ++it)
+    if (it.key() != "note") spec.cost_constants.emplace_back(it.key(), Node{it.value(), "/cost/" + it.key()}.number());
+  parse_instructions(root, spec);
+  spec.json = j.dump();
+  spec.id = fnv1a64(spec.json);
+  return spec;
+}
+
+namespace {
+std::optional<Spec>& active_slot() {
+  static std::optional<Spec> slot;
+  return slot;
+}
+}  // namespace
+
+void set_active_spec_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw SpecError("isa-spec: cannot read " + path);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  active_slot() = load_spec(ss.str());
+}
+
+const Spec& active_spec() {
+  auto& slot = active_slot();
+  if (!slot) {
+    if (const char* env = std::getenv("NISA_SPEC"); env && *env)
+      set_active_spec_file(env);
+    else
+      slot = load_spec(embedded_spec_text());
+  }
+  return *slot;
+}
+
+}  // namespace nisa

@@ -1,0 +1,193 @@
+// The ISA spec (isa-spec/isa.json) loaded into plain structs. This is the one
+// description of every instruction: the assembler's checks, the encoder, the
+// decoder, the disassembler and `nisa isa` all walk these tables. Loading
+// validates the JSON and names the JSON path of any defect (SpecError).
+#pragma once
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "dtype.hpp"
+
+namespace nisa {
+
+class SpecError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+enum class Memory : uint8_t { hbm, sbuf, psum };
+enum class Engine : uint8_t { vector, scalar, gpsimd, dma };
+inline constexpr int kEngineCount = 4;
+std::string_view memory_name(Memory m);
+std::string_view engine_name(Engine e);
+
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer };
+std::string_view operand_kind_name(OperandKind k);
+
+struct ArchSpec {
+  std::string name;
+  int version = 0;               // NeuronCore-vN
+  std::string neuroncore;        // "NeuronCore-v3"
+  int64_t sbuf_partition_bytes = 0;
+  int64_t psum_partition_bytes = 0;
+  int64_t psum_bank_bytes = 0;
+  double clock_ghz[kEngineCount] = {};  // indexed by Engine
+};
+
+struct EngineSpec {
+  Engine engine{};
+  std::vector<Memory> memories;
+  bool partition_alignment = false;  // S1.5
+};
+
+struct EnumValueSpec {
+  std::string name;
+  std::vector<std::string> aliases;
+};
+
+struct EnumSpec {
+  std::string name;  // "compare", "alu", "reduce", "reduce_cmd", "activation"
+  std::vector<EnumValueSpec> values;
+  // Index of a value by its name or alias, or -1.
+  int find(std::string_view name_or_alias) const;
+};
+
+// Scalar/int/enum/bool default of an optional operand, already resolved.
+struct DefaultValue {
+  double number = 0;  // scalar (float32-rounded) or integer
+  int enum_index = -1;
+  bool boolean = false;
+};
+
+struct OperandSpec {
+  std::string name;
+  OperandKind kind{};
+  bool required = false;
+  std::optional<DefaultValue> default_value;  // optional operand with a default
+  std::vector<Memory> memories;               // tensor kinds
+  uint32_t dtype_mask = 0;                    // tensor kinds: bit i = Dtype i allowed
+  int enum_id = -1;                           // enumeration: index into Spec::enums
+  uint64_t enum_allowed_mask = 0;             // enumeration: allowed value indices
+  std::optional<float> only_scalar;           // scalar that may take just this value
+  int64_t int_min = 0, int_max = 0;           // integer range
+  int integer_if_dtype_of = -1;  // scalar is an exact int32 when this operand's dtype is an integer
+  std::string description;
+  std::string dtypes_text;       // as written in the spec, for `nisa isa`
+
+  bool optional_without_default() const { return !required && !default_value; }
+  bool allows_dtype(Dtype t) const { return (dtype_mask >> static_cast<int>(t)) & 1u; }
+  bool allows_memory(Memory m) const;
+  bool allows_enum_value(int index) const { return (enum_allowed_mask >> index) & 1u; }
+};
+
+// Cross-operand checks; which ones apply to an instruction is data in the spec.
+enum class CheckKind : uint8_t {
+  same_shape,            // a, b: equal partition count and elements per partition (S1.4)
+  same_partitions,       // a, b: equal physical partition start and count (accumulator lanes)
+  same_dtype,            // a, b: equal dtype (b may be a scalar: then no check)
+  same_dtype_if_tensors, // a, b: equal dtype when both are tensors
+  column_of,             // a is [P, 1] with b's partition count (when a is a tensor)
+  one_more_element,      // a has exactly one more element per partition than b
+  not_both_in,           // a and b not both in `memory`
+  allowed_pairs,         // (a, b) enum values among `pairs`
+  requires_operand,      // if a is/is_not one of `values`, then b is present (and not `then_not`)
+  index_below,           // |a + i| < limit for every free index i of b
+};
+
+struct CheckSpec {
+  CheckKind kind{};
+  int a = -1, b = -1;                       // operand indices
+  Memory memory{};                          // not_both_in
+  std::vector<std::pair<int, int>> pairs;   // allowed_pairs: enum indices
+  std::vector<int> values;                  // requires_operand: enum index or bool (0/1) of a
+  bool values_negated = false;              // requires_operand: "is_not" instead of "is"
+  int then_not = -1;                        // requires_operand: enum index b must not take
+  int64_t limit = 0;                        // index_below
+};
+
+struct FieldSpec {
+  int operand = -1;  // index into InstructionSpec::operands
+  int bits = 0;
+};
+
+struct CostCase {
+  std::vector<int> operands;  // all of these in `memory`
+  Memory memory{};
+  std::string cycles;
+};
+
+struct CostSpec {
+  std::string cycles;  // formula over N, BYTES and the spec's cost constants
+  bool estimate = false;
+  std::vector<CostCase> cases;
+  std::vector<std::pair<int, std::string>> extra_if_present;  // operand, extra cycles
+};
+
+struct InstructionSpec {
+  std::string name;
+  int opcode = 0;
+  Engine engine{};
+  int first_arch_version = 0;
+  std::string first_arch;  // arch name as written in the spec
+  std::string description;
+  std::vector<OperandSpec> operands;
+  std::vector<CheckSpec> checks;
+  std::vector<FieldSpec> encoding;  // every operand exactly once, in encoding order
+  CostSpec cost;
+
+  int find_operand(std::string_view name) const;  // -1 if none
+};
+
+struct DtypeSpec {
+  Dtype dtype{};
+  std::string name;
+  std::vector<std::string> aliases;
+  std::size_t size = 0;
+};
+
+struct SliceEncoding {
+  int start_bits = 0, count_bits = 0, step_bits = 0;
+};
+
+struct Spec {
+  int format = 0;
+  std::string name;
+  std::vector<ArchSpec> archs;
+  int default_arch = 0;
+  int partitions = 128;
+  std::vector<EngineSpec> engines;  // indexed by Engine
+  std::vector<DtypeSpec> dtypes;    // indexed by Dtype
+  std::vector<EnumSpec> enums;
+  std::vector<InstructionSpec> instructions;
+  int opcode_bits = 0;
+  SliceEncoding slice_encoding;
+  std::vector<std::pair<std::string, double>> cost_constants;  // MIN_II, FIXED, ...
+  uint64_t id = 0;     // FNV-1a 64 of the canonical JSON text; stamped into every .nbin
+  std::string json;    // the canonical JSON text (for `nisa isa --json`)
+
+  int find_arch(std::string_view name) const;              // -1 if none
+  int find_instruction(std::string_view name) const;       // -1 if none
+  int find_opcode(int opcode) const;                       // -1 if none
+  int find_enum(std::string_view name) const;              // -1 if none
+  std::optional<Dtype> find_dtype(std::string_view name_or_alias) const;
+  const EngineSpec& engine(Engine e) const { return engines[static_cast<int>(e)]; }
+  std::optional<double> cost_constant(std::string_view name) const;
+};
+
+// Parses and validates a spec. Throws SpecError("isa-spec: <json path>: <reason>").
+Spec load_spec(std::string_view json_text);
+
+// The spec compiled into the executable (isa-spec/isa.json at build time).
+std::string_view embedded_spec_text();
+
+// The active spec: the embedded one, or the file named by --spec / NISA_SPEC.
+const Spec& active_spec();
+void set_active_spec_file(const std::string& path);  // throws SpecError
+
+std::string spec_id_hex(uint64_t id);
+
+}  // namespace nisa
