@@ -123,6 +123,7 @@ class HeaderParser {
       if (peek() < '0' || peek() > '9') malformed("expected a dimension");
       int64_t dim = 0;
       while (peek() >= '0' && peek() <= '9') {
+        if (dim > kMaxDim / 10) bad("dimension too large in shape");
         dim = dim * 10 + (peek() - '0');
         if (dim > kMaxDim) bad("dimension too large in shape");
         ++pos_;
