@@ -198,7 +198,7 @@ Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, 
     case OperandKind::enumeration: {
       const EnumSpec& es = state.spec.enums[static_cast<std::size_t>(os.enum_id)];
       if (first.kind != TokenKind::identifier || names_tensor)
-        throw SourceError{first.column, key + " takes a " + es.name + " name, got " + describe_value(state, first)};
+        throw SourceError{first.column, key + " takes a value of enum " + es.name + ", got " + describe_value(state, first)};
       cur.next();
       int v = es.find(first.text);
       if (v < 0) {
