@@ -3,6 +3,7 @@
 
 #include "commands.hpp"
 #include "disassembler.hpp"
+#include "error.hpp"
 #include "file_io.hpp"
 #include "nbin.hpp"
 #include "spec.hpp"
