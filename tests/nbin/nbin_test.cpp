@@ -10,6 +10,7 @@
 #include "error.hpp"
 #include "nbin.hpp"
 #include "nbin_format.hpp"
+#include "program_check.hpp"
 #include "program_builder.hpp"
 #include "spec.hpp"
 
@@ -169,7 +170,9 @@ TEST_CASE("flips with a recomputed CRC are refused by the structural checks or d
       INFO("byte " << i << " bit " << bit);
       try {
         Program q = decode_program(spec(), bad, "t.nbin");
-        // Accepted: it must be a program the encoder reproduces exactly.
+        // Accepted: a program the checker passes and the encoder reproduces exactly.
+        for (std::size_t t = 0; t < q.tensors.size(); ++t) CHECK(check_tensor(spec(), q, static_cast<int>(t)).empty());
+        for (const Instruction& ins : q.instructions) CHECK(check_instruction(spec(), q, ins).empty());
         CHECK(encode_program(spec(), q) == bad);
         ++accepted;
       } catch (const InputError& e) {
