@@ -1,0 +1,12 @@
+# Workload programs (programs/<name>/ with prog.nasm and make_data.py): each runs
+# end to end through nisa and is diffed with its expected/ outputs, and each has
+# its committed data checked against a fresh run of its make_data.py.
+file(GLOB workload_makers CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/programs/*/make_data.py)
+foreach(maker ${workload_makers})
+  get_filename_component(workload_dir ${maker} DIRECTORY)
+  get_filename_component(workload ${workload_dir} NAME)
+  add_test(NAME program_${workload}
+           COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_programs.py --nisa ${NISA_EXE} ${workload_dir})
+  add_test(NAME program_${workload}_data_current
+           COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/check_data_current.py ${workload_dir})
+endforeach()
