@@ -75,6 +75,13 @@ struct Step {
   uint32_t bits = 0;                  // memset/copy_predicated scalar as dst bits
   int64_t bits_i64 = 0;               // iota free_step (integer)
 
+  // For --strict: which partitions of the tiles are touched (nonzero_with_count:
+  // every 16th physical one), whether the result went to final_dst
+  // (tensor_reduce), and the stage before an activation function (S5).
+  int64_t partition_every = 1;
+  bool result_in_final_dst = false;
+  enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
+
   // S1.6: dst overlaps an input with another layout: the kernel writes to
   // `staging` (a contiguous copy of dst) and the step copies it back.
   bool staged = false;
