@@ -17,7 +17,7 @@ namespace {
 struct Tracker {
   const Program& program;
   Machine& machine;
-  std::vector<uint8_t> sbuf_written, psum_written;  // one flag per byte (S1.1)
+  ZeroedBytes sbuf_written, psum_written;  // one flag per byte (S1.1)
   std::array<bool, kLanes> vector_lane_defined{};   // S3: never reset = undefined
 
   [[noreturn]] void fault(const Step& s, const std::string& message) const {
@@ -124,7 +124,7 @@ struct Tracker {
 }  // namespace
 
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine) {
-  Tracker t{program, machine, std::vector<uint8_t>(machine.sbuf.size(), 0), std::vector<uint8_t>(machine.psum.size(), 0), {}};
+  Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}};
   for (const Step& s : steps) t.run(s);
 }
 
