@@ -80,3 +80,27 @@ TEST_CASE("iota: base + p*partition_step + i*free_step over the flat free index"
       CHECK(m.get<float>(f32, p, k) == 0.5f - static_cast<float>(p) + 0.25f * static_cast<float>(k));
     }
 }
+
+TEST_CASE("pre-decoding stages dst only when it overlaps an input with another layout (S1.6)") {
+  TestMachine m;
+  const int32_t x = m.sbuf("x", Dtype::f32, {128, 64});
+  const int32_t y = m.sbuf("y", Dtype::f32, {128, 64});  // same partitions, other bytes
+  Operand x_left = m.whole(x), x_right = m.whole(x), x_low = m.rows(x, 64, 64);
+  x_left.view.dims[1] = DimSlice{0, 32, 1};
+  x_right.view.dims[1] = DimSlice{32, 32, 1};
+  m.add("dma_copy", {{"dst", m.whole(y)}, {"src", m.whole(x)}});            // disjoint
+  m.add("dma_copy", {{"dst", x_left}, {"src", x_right}});                   // same partitions, disjoint bytes
+  m.add("dma_copy", {{"dst", m.rows(y, 0, 64)}, {"src", x_low}});           // disjoint tensors
+  m.add("tensor_tensor", {{"dst", m.whole(x)}, {"data1", m.whole(x)}, {"data2", m.whole(y)}, {"op", "add"}});  // in place
+  m.add("dma_copy", {{"dst", m.rows(x, 0, 64)}, {"src", x_low}});           // same bytes, other partitions
+  Operand shifted = m.whole(x);
+  shifted.view.dims[1] = DimSlice{1, 32, 1};
+  m.add("dma_copy", {{"dst", shifted}, {"src", x_left}});                    // overlapping, shifted
+  const std::vector<Step> steps = predecode(active_spec(), m.program(), m.machine());
+  CHECK_FALSE(steps[0].staged);
+  CHECK_FALSE(steps[1].staged);
+  CHECK_FALSE(steps[2].staged);
+  CHECK_FALSE(steps[3].staged);
+  CHECK_FALSE(steps[4].staged);
+  CHECK(steps[5].staged);
+}
