@@ -43,7 +43,6 @@ struct Step {
   Kernel run = nullptr;
   int instruction = -1;     // index into Program::instructions
   uint32_t line = 0;
-  int opcode_spec = -1;     // Spec::instructions index
 
   // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
   // the same length (rows() per partition).
@@ -80,6 +79,7 @@ struct Step {
   // (tensor_reduce), and the stage before an activation function (S5).
   int64_t partition_every = 1;
   bool result_in_final_dst = false;
+  bool predicated = false;  // tensor_copy_predicated: writes only where in[0] selects
   enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
 
   // S1.6: dst overlaps an input with another layout: the kernel writes to

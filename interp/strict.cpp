@@ -4,6 +4,7 @@
 // unchanged, then its writes are recorded.
 #include <array>
 #include <cmath>
+#include <cstring>
 #include <string>
 
 #include "activation_functions.hpp"
@@ -109,12 +110,35 @@ struct Tracker {
     }
   }
 
+  // tensor_copy_predicated writes only the selected elements (S4.2): their
+  // addresses, taken before the step runs (dst may overlap the predicate).
+  std::vector<uint8_t*> selected_elements(const Step& s) {
+    std::vector<uint8_t*> out;
+    const TileAccess& pred = s.in[0];
+    const TileAccess& dst = s.staged ? s.final_dst : s.dst;
+    each_element(dst, 1, [&](int64_t p, int64_t i, const uint8_t* address) {
+      const uint8_t* pa = pred.partition(p) + pred.row_offsets[static_cast<std::size_t>(i / pred.row_length)] +
+                          (i % pred.row_length) * pred.element_stride;
+      uint32_t v = 0;
+      std::memcpy(&v, pa, static_cast<std::size_t>(pred.element_size));  // little-endian: the low bytes
+      if ((v != 0) != s.flag0) out.push_back(const_cast<uint8_t*>(address));
+    });
+    return out;
+  }
+
   void run(const Step& s) {
     for (int k = 0; k < s.inputs; ++k) check_read(s, s.in[k], s.partition_every, "an input");
     for (const PartitionScalar& ps : s.scalar)
       if (ps.present && ps.tile.base != nullptr) check_read(s, ps.tile, 1, "a [P, 1] operand");
     check_activation_inputs(s);
     check_vector_accumulator(s);
+    if (s.predicated) {
+      const std::vector<uint8_t*> written = selected_elements(s);
+      execute_step(s, machine);
+      const TileAccess& dst = s.staged ? s.final_dst : s.dst;
+      for (uint8_t* address : written) std::memset(flags(dst, address), 1, static_cast<std::size_t>(dst.element_size));
+      return;
+    }
     execute_step(s, machine);
     mark_written(s.staged || s.result_in_final_dst ? s.final_dst : s.dst, s.partition_every);
     if (s.has_reduce_res) mark_written(s.reduce_res, 1);

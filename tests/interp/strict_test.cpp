@@ -140,3 +140,24 @@ TEST_CASE("strict: activation inputs outside the valid ranges of S5") {
     if (!c.valid) CHECK(f.find("outside the hardware's valid range (S5)") != std::string::npos);
   }
 }
+
+TEST_CASE("strict: tensor_copy_predicated writes only the selected elements (S4.2)") {
+  TestMachine m;
+  const int32_t src = m.sbuf("src", Dtype::f32, {1, 4});
+  const int32_t pred = m.sbuf("pred", Dtype::u8, {1, 4});
+  const int32_t dst = m.sbuf("dst", Dtype::f32, {1, 4});
+  const int32_t out = m.sbuf("out", Dtype::f32, {1, 2});
+  m.add("memset", {{"dst", m.whole(src)}, {"value", number(3)}});
+  m.add("memset", {{"dst", m.whole(pred)}, {"value", integer(0)}});
+  Operand pred_first = m.whole(pred);
+  pred_first.view.dims[1] = DimSlice{0, 2, 1};
+  m.add("memset", {{"dst", pred_first}, {"value", integer(1)}});
+  m.add("tensor_copy_predicated", {{"dst", m.whole(dst)}, {"src", m.whole(src)}, {"predicate", m.whole(pred)}});
+  Operand dst_first = m.whole(dst), dst_last = m.whole(dst);
+  dst_first.view.dims[1] = DimSlice{0, 2, 1};
+  dst_last.view.dims[1] = DimSlice{2, 2, 1};
+  m.add("tensor_scalar", {{"dst", m.whole(out)}, {"data", dst_first}, {"op0", "add"}, {"operand0", number(1)}});
+  CHECK(strict_fault(m).empty());
+  m.add("tensor_scalar", {{"dst", m.whole(out)}, {"data", dst_last}, {"op0", "add"}, {"operand0", number(1)}});
+  CHECK(strict_fault(m).find("element 0 of partition 0") != std::string::npos);
+}
