@@ -4,7 +4,7 @@
 ;   /usr/bin/time -v build/nisa run bench/memcpy_f32.nasm
 ; (subtract a run with REPS = 1 to separate start-up).
 .arch trn2
-.equ  REPS, 2000
+.equ  REPS, 10000
 .equ  N, 2048
 .hbm  m    f32 [128, 1] output
 .sbuf x    f32 [128, N]
