@@ -19,7 +19,8 @@ struct Tracker {
   const Program& program;
   Machine& machine;
   ZeroedBytes sbuf_written, psum_written;  // one flag per byte (S1.1)
-  std::array<bool, kLanes> vector_lane_defined{};   // S3: never reset = undefined
+  std::array<bool, kLanes> vector_lane_defined{};   // S1.3: never reset = undefined
+  std::array<bool, kLanes> scalar_lane_defined{};
 
   [[noreturn]] void fault(const Step& s, const std::string& message) const {
     throw RuntimeFault(program.file + ":" + std::to_string(s.line) + ": error: " + message);
@@ -86,27 +87,31 @@ struct Tracker {
     });
   }
 
-  // S3: `reduce`, or a reduce_res read, of a Vector lane that holds no defined
-  // value: never reset, or last touched by an idle select_reduce/range_select
-  // (the seed (002) warns hardware may disturb the registers on idle).
-  void check_vector_accumulator(const Step& s) {
-    if (s.accumulator != AccumulatorEngine::vector) return;
+  // S1.3/S3: `reduce`, or a reduce_res read, of a lane that holds no defined
+  // value: never reset (either engine), or, on the Vector engine, last
+  // touched by an idle select_reduce/range_select (seed 002 warns hardware
+  // may disturb the registers on idle).
+  void check_accumulator(const Step& s) {
+    if (s.accumulator == AccumulatorEngine::none) return;
+    const bool vector = s.accumulator == AccumulatorEngine::vector;
+    std::array<bool, kLanes>& lanes = vector ? vector_lane_defined : scalar_lane_defined;
+    const std::string engine = vector ? "Vector" : "Scalar";
+    const std::string why = vector ? "never reset or last touched by an idle select_reduce/range_select" : "never reset";
     for (int64_t p = 0; p < s.partitions; ++p) {
-      bool& defined = vector_lane_defined[static_cast<std::size_t>(s.first_lane + p)];
-      const std::string lane = "Vector accumulator lane " + std::to_string(s.first_lane + p);
+      bool& defined = lanes[static_cast<std::size_t>(s.first_lane + p)];
+      const std::string lane = engine + " accumulator lane " + std::to_string(s.first_lane + p);
       switch (s.reduce_cmd) {
         case ReduceCmd::reduce:
-          if (!defined)
-            fault(s, "reduce onto " + lane + ", which was never reset or was last touched by an idle "
-                     "select_reduce/range_select (S3)");
+          if (!defined) fault(s, "reduce onto " + lane + ", which was " + why + " (S3)");
           break;
         case ReduceCmd::reset:
         case ReduceCmd::reset_reduce: defined = true; break;
-        case ReduceCmd::idle: defined = false; break;
+        case ReduceCmd::idle:
+          if (vector) defined = false;
+          break;
       }
       if (s.has_reduce_res && !defined)
-        fault(s, "reduce_res reads " + lane + ", which holds no defined value after an idle "
-                 "select_reduce/range_select or without a reset (S3)");
+        fault(s, "reduce_res reads " + lane + ", which was " + why + " (S3)");
     }
   }
 
@@ -131,7 +136,7 @@ struct Tracker {
     for (const PartitionScalar& ps : s.scalar)
       if (ps.present && ps.tile.base != nullptr) check_read(s, ps.tile, 1, "a [P, 1] operand");
     check_activation_inputs(s);
-    check_vector_accumulator(s);
+    check_accumulator(s);
     if (s.predicated) {
       const std::vector<uint8_t*> written = selected_elements(s);
       execute_step(s, machine);
@@ -148,7 +153,7 @@ struct Tracker {
 }  // namespace
 
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine) {
-  Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}};
+  Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}};
   for (const Step& s : steps) t.run(s);
 }
 

@@ -100,7 +100,8 @@ TEST_CASE("strict: Vector accumulator lanes never reset or last touched by idle 
   {
     TestMachine m;
     program(m, "reset_reduce", false, "idle", true);
-    CHECK(strict_fault(m).find("reduce_res reads Vector accumulator lane 0") != std::string::npos);
+    CHECK(strict_fault(m).find("reduce_res reads Vector accumulator lane 0, which was never reset or last touched by an "
+                               "idle") != std::string::npos);
   }
   {
     TestMachine m;
@@ -160,4 +161,48 @@ TEST_CASE("strict: tensor_copy_predicated writes only the selected elements (S4.
   CHECK(strict_fault(m).empty());
   m.add("tensor_scalar", {{"dst", m.whole(out)}, {"data", dst_last}, {"op0", "add"}, {"operand0", number(1)}});
   CHECK(strict_fault(m).find("element 0 of partition 0") != std::string::npos);
+}
+
+TEST_CASE("strict: Scalar accumulator lanes never reset (S1.3); idle keeps them defined") {
+  auto program = [](TestMachine& m, const char* first_cmd, const char* second_cmd, bool second_res) {
+    const int32_t x = m.sbuf("x", Dtype::f32, {64, 4});
+    const int32_t y = m.sbuf("y", Dtype::f32, {64, 4});
+    const int32_t res = m.psum("res", Dtype::f32, {64, 1});
+    m.add("memset", {{"dst", m.whole(x)}, {"value", number(2)}});
+    m.add("activation", {{"dst", m.rows(y, 32, 32)}, {"op", "copy"}, {"data", m.rows(x, 32, 32)},
+                         {"reduce_op", "add"}, {"reduce_cmd", first_cmd}});
+    if (second_res)
+      m.add("activation", {{"dst", m.whole(y)}, {"op", "copy"}, {"data", m.whole(x)}, {"reduce_op", "add"},
+                           {"reduce_cmd", second_cmd}, {"reduce_res", m.whole(res)}});
+    else
+      m.add("activation", {{"dst", m.whole(y)}, {"op", "copy"}, {"data", m.whole(x)}, {"reduce_op", "add"},
+                           {"reduce_cmd", second_cmd}});
+  };
+  {
+    TestMachine m;
+    program(m, "reset", "reset_reduce", true);
+    CHECK(strict_fault(m).empty());
+  }
+  {
+    TestMachine m;  // lanes 0..31 were never reset
+    program(m, "reset", "reduce", false);
+    CHECK(strict_fault(m).find("test.nasm:102: error: reduce onto Scalar accumulator lane 0, which was never reset") ==
+          0);
+  }
+  {
+    TestMachine m;
+    program(m, "reset", "idle", true);
+    CHECK(strict_fault(m).find("reduce_res reads Scalar accumulator lane 0") != std::string::npos);
+  }
+  {
+    TestMachine m;  // idle on the Scalar engine leaves defined lanes defined
+    const int32_t x = m.sbuf("x", Dtype::f32, {1, 4});
+    const int32_t res = m.sbuf("res", Dtype::f32, {1, 1});
+    m.add("memset", {{"dst", m.whole(x)}, {"value", number(2)}});
+    m.add("activation", {{"dst", m.whole(x)}, {"op", "copy"}, {"data", m.whole(x)}, {"reduce_op", "add"},
+                         {"reduce_cmd", "reset_reduce"}});
+    m.add("activation", {{"dst", m.whole(x)}, {"op", "copy"}, {"data", m.whole(x)}, {"reduce_res", m.whole(res)}});
+    CHECK(strict_fault(m).empty());
+    CHECK(m.get<float>(res, 0, 0) == 8.0f);
+  }
 }
