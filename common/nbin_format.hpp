@@ -50,7 +50,7 @@ template <class Io>
 void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, TensorView& v) {
   int64_t tensor = v.tensor;
   io.unsigned_field(tensor, index_bits, "tensor index");
-  if (tensor >= static_cast<int64_t>(p.tensors.size()))
+  if (tensor < 0 || tensor >= static_cast<int64_t>(p.tensors.size()))
     io.fail("tensor index " + std::to_string(tensor) + " but the program declares " + std::to_string(p.tensors.size()));
   v.tensor = static_cast<int32_t>(tensor);
   const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(tensor)].shape;
@@ -85,7 +85,9 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, Tenso
       if (!has_step) s.step = 1;
       if (has_step && s.step <= 1) io.fail("slice step " + std::to_string(s.step) + " is not in canonical form");
       if (s == whole_dim) io.fail("whole dimension " + std::to_string(d) + " not coded as whole");
-      if (s.count < 1 || s.start + (s.count - 1) * s.step >= shape[d])
+      // Division, not multiplication: with wide fields of a spec variant, start +
+      // (count - 1) * step could overflow.
+      if (s.count < 1 || s.start >= shape[d] || (s.count - 1) > (shape[d] - 1 - s.start) / s.step)
         io.fail("slice " + std::to_string(s.start) + " count " + std::to_string(s.count) + " step " + std::to_string(s.step) +
                 " outside dimension " + std::to_string(d) + " of size " + std::to_string(shape[d]));
     }
@@ -161,7 +163,7 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       expect(OperandState::enumerated);
       io.unsigned_field(op.integer, f.bits, "enum value");
       const EnumSpec& e = spec.enums[static_cast<std::size_t>(os.enum_id)];
-      if (op.integer >= static_cast<int64_t>(e.values.size()))
+      if (op.integer < 0 || op.integer >= static_cast<int64_t>(e.values.size()))
         io.fail("enum value " + std::to_string(op.integer) + " out of range for " + e.name);
       break;
     }
