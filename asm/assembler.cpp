@@ -112,11 +112,16 @@ struct Driver {
       try {
         if (is_directive(toks, "rept")) {
           if (matching_endr[i] < 0) {
+            // The rest would be read with the loop variable undefined: one error, not a cascade.
             diags.error(line, toks[0].column, ".rept without a matching .endr");
-            continue;  // the rest is read once, as if outside the loop
+            return;
           }
           const std::size_t after = static_cast<std::size_t>(matching_endr[i]);
-          execute_rept(i);
+          try {
+            execute_rept(i);
+          } catch (const SourceError& e) {
+            diags.error(line, e.column, e.message);
+          }
           i = after;
           continue;
         }
@@ -132,7 +137,9 @@ struct Driver {
   }
 
   void allocate() {
-    for (const AllocationFailure& f : allocate_tensors(state.spec, state.program)) {
+    std::vector<bool> ignore;
+    for (const TensorSite& s : state.tensor_sites) ignore.push_back(s.poisoned);
+    for (const AllocationFailure& f : allocate_tensors(state.spec, state.program, ignore)) {
       const TensorSite& site = state.tensor_sites[static_cast<std::size_t>(f.tensor)];
       diags.error(site.line, site.column, f.message);
     }

@@ -15,6 +15,7 @@ struct KeyValue {
   std::string key;
   int key_column = 0;
   std::vector<Token> value;  // ends with an `end` token
+  bool malformed = false;    // already reported; the key counts as given
 };
 
 // Splits the tokens after the mnemonic at top-level commas. A malformed item
@@ -36,10 +37,12 @@ std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, Diagnos
       diags.error(line, key.column, key.kind == TokenKind::punct && key.is(',') ? "expected key=value before ','" : "expected a key, got '" + key.text + "'");
     } else if (!tokens[item_start + 1].is('=')) {
       diags.error(line, tokens[item_start + 1].column, "expected '=' after key '" + key.text + "'");
+      items.push_back(KeyValue{key.text, key.column, {}, true});
     } else if (item_start + 2 == stop) {
       diags.error(line, key.column, "key '" + key.text + "' has no value");
+      items.push_back(KeyValue{key.text, key.column, {}, true});
     } else {
-      KeyValue kv{key.text, key.column, {tokens.begin() + static_cast<std::ptrdiff_t>(item_start + 2), tokens.begin() + static_cast<std::ptrdiff_t>(stop)}};
+      KeyValue kv{key.text, key.column, {tokens.begin() + static_cast<std::ptrdiff_t>(item_start + 2), tokens.begin() + static_cast<std::ptrdiff_t>(stop)}, false};
       kv.value.push_back(Token{TokenKind::end, "", 0, 0, tokens[stop].column});
       items.push_back(std::move(kv));
     }
@@ -105,6 +108,11 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
       continue;
     }
     const KeyValue& kv = items[static_cast<std::size_t>(item_of[i])];
+    if (kv.malformed) {
+      ok = false;
+      ins.operands.push_back(Operand{});
+      continue;
+    }
     TokenCursor cur{kv.value, 0};
     try {
       ins.operands.push_back(resolve_operand(state, is, static_cast<int>(i), ins.operands, cur));

@@ -31,7 +31,10 @@ Token lex_number(std::string_view line, std::size_t& i) {
       ++i, ++digits;
     }
     if (digits == 0) throw SourceError{t.column, "hex literal needs digits after '0x'"};
-    if (i < line.size() && is_ident_char(line[i])) throw SourceError{t.column, "malformed number '" + std::string(line.substr(start, i + 1 - start)) + "'"};
+    if (i < line.size() && is_ident_char(line[i])) {
+      while (i < line.size() && is_ident_char(line[i])) ++i;
+      throw SourceError{t.column, "malformed number '" + std::string(line.substr(start, i - start)) + "'"};
+    }
     t.kind = TokenKind::integer;
     t.integer = static_cast<int64_t>(v);
     t.text = std::string(line.substr(start, i - start));
@@ -54,8 +57,10 @@ Token lex_number(std::string_view line, std::size_t& i) {
     }
   }
   t.text = std::string(line.substr(start, i - start));
-  if (i < line.size() && (is_ident_char(line[i]) || line[i] == '.'))
-    throw SourceError{t.column, "malformed number '" + std::string(line.substr(start, i + 1 - start)) + "'"};
+  if (i < line.size() && (is_ident_char(line[i]) || line[i] == '.')) {
+    while (i < line.size() && (is_ident_char(line[i]) || line[i] == '.')) ++i;
+    throw SourceError{t.column, "malformed number '" + std::string(line.substr(start, i - start)) + "'"};
+  }
   if (real) {
     t.kind = TokenKind::real;
     t.real = std::strtod(t.text.c_str(), nullptr);  // overflow gives inf, like the float it becomes

@@ -14,17 +14,20 @@ int64_t memory_bytes(const ArchSpec& arch, Memory m) { return m == Memory::psum 
 
 }  // namespace
 
-std::vector<AllocationFailure> allocate_tensors(const Spec& spec, Program& program) {
+std::vector<AllocationFailure> allocate_tensors(const Spec& spec, Program& program, const std::vector<bool>& ignore) {
   std::vector<AllocationFailure> failures;
   const ArchSpec& arch = spec.archs[static_cast<std::size_t>(program.arch)];
   for (Memory m : {Memory::sbuf, Memory::psum}) {
     const int64_t capacity = memory_bytes(arch, m);
+    auto ignored = [&](std::size_t i) { return i < ignore.size() && ignore[i]; };
     std::vector<ByteRange> used;
-    for (const auto& t : program.tensors)
-      if (t.memory == m && t.explicit_offset) used.push_back({t.offset, t.offset + tensor_bytes_per_partition(t)});
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      const TensorDecl& t = program.tensors[i];
+      if (t.memory == m && t.explicit_offset && !ignored(i)) used.push_back({t.offset, t.offset + tensor_bytes_per_partition(t)});
+    }
     for (std::size_t i = 0; i < program.tensors.size(); ++i) {
       TensorDecl& t = program.tensors[i];
-      if (t.memory != m || t.explicit_offset) continue;
+      if (t.memory != m || t.explicit_offset || ignored(i)) continue;
       const int64_t size = tensor_bytes_per_partition(t);
       t.offset = 0;
       if (size > capacity || size <= 0) continue;  // check_tensor names the size

@@ -20,6 +20,7 @@ struct AllocationFailure {
 // Sets `offset` of every SBUF/PSUM tensor with explicit_offset == false, in
 // declaration order. Tensors that do not fit even in an empty memory are left
 // at offset 0 for check_tensor to report; tensors that only lack room are failures.
-std::vector<AllocationFailure> allocate_tensors(const Spec& spec, Program& program);
+// `ignore[i]` (if given) leaves tensor i out entirely (its declaration failed).
+std::vector<AllocationFailure> allocate_tensors(const Spec& spec, Program& program, const std::vector<bool>& ignore = {});
 
 }  // namespace nisa
