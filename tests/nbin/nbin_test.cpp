@@ -185,3 +185,55 @@ TEST_CASE("flips with a recomputed CRC are refused by the structural checks or d
   MESSAGE("recomputed-CRC single-bit flips: " << refused << " refused, " << accepted << " decoded to valid programs");
   CHECK(refused > 0);
 }
+
+TEST_CASE("structural defects behind a valid CRC are named with their byte") {
+  ProgramBuilder b(spec());
+  auto a = b.tensor("a", Memory::sbuf, Dtype::f32, {128, 8});
+  auto c = b.tensor("c", Memory::sbuf, Dtype::f32, {128, 8}, Role::none, 64);
+  b.add("tensor_tensor", {{"dst", b.view(a)}, {"data1", b.view(c)}, {"data2", b.view(c)}, {"op", b.enumerated("alu", "add")}}, 4);
+
+  // One instruction, every view whole: opcode, 3 x (index + whole bit), op.
+  const InstructionSpec& is = spec().instructions[static_cast<std::size_t>(spec().find_instruction("tensor_tensor"))];
+  int bits = spec().opcode_bits + 3;
+  for (const FieldSpec& f : is.encoding) bits += f.bits;
+  auto stream_at = [&](const std::vector<uint8_t>& bytes) { return bytes.size() - static_cast<std::size_t>((bits + 7) / 8); };
+
+  SUBCASE("unknown opcode") {
+    std::vector<uint8_t> bytes = encode_program(spec(), b.program);
+    std::size_t at = stream_at(bytes);
+    bytes[at] = static_cast<uint8_t>(bytes[at] & ~((1u << spec().opcode_bits) - 1));  // opcode 0: unused
+    fix_crc(bytes);
+    CHECK(decode_error(bytes) == "t.nbin: error: instruction 0 (line 4): unknown opcode 0 at byte " + std::to_string(at));
+  }
+  SUBCASE("enum value beyond the enum") {
+    b.program.instructions[0].operands[3] = b.enumerated("alu", "minimum");  // index 5 = 0b101, the last field
+    std::vector<uint8_t> bytes = encode_program(spec(), b.program);
+    int op_bit = bits - 2;  // the middle bit of the 3-bit op field: 0b101 -> 0b111
+    std::size_t at = stream_at(bytes) + static_cast<std::size_t>(op_bit / 8);
+    bytes[at] = static_cast<uint8_t>(bytes[at] | (1u << (op_bit % 8)));
+    fix_crc(bytes);
+    CHECK(decode_error(bytes) ==
+          "t.nbin: error: instruction 0 (tensor_tensor, line 4), operand op: enum value 7 out of range for alu at byte " +
+              std::to_string(stream_at(bytes) + static_cast<std::size_t>(bits / 8)));
+    // The encoder refuses the same value through the same walk.
+    b.program.instructions[0].operands[3].integer = 7;
+    CHECK(encode_error(b.program) == "sample.nasm:4: error: cannot encode instruction 0 (tensor_tensor), operand op: enum value 7 out of range for alu");
+  }
+  SUBCASE("slice outside its tensor") {
+    b.program.instructions[0].operands[1].view.dims[1] = {4, 5, 1};  // columns 4..8 of 8
+    CHECK(decode_error(encode_program(spec(), b.program)).find(
+              "operand data1: slice 4 count 5 step 1 outside dimension 1 of size 8 at byte") != std::string::npos);
+  }
+  SUBCASE("the shared checker runs on decoded programs") {
+    b.program.instructions[0].operands[2] = b.view(c, {{0, 64, 1}});  // data2 has 64 partitions, dst 128 (S1.4)
+    std::string e = decode_error(encode_program(spec(), b.program));
+    CHECK(e.find("t.nbin: error: instruction 0 (tensor_tensor, line 4): ") == 0);
+    CHECK(e.find(" at byte ") != std::string::npos);
+  }
+  SUBCASE("tensor record refused by check_tensor") {
+    b.program.tensors[1].offset = 229376 - 16;  // runs past the end of trn2 SBUF partitions
+    std::string e = decode_error(encode_program(spec(), b.program));
+    CHECK(e.find("t.nbin: error: tensor record: ") == 0);
+    CHECK(e.find(" at byte ") != std::string::npos);
+  }
+}
