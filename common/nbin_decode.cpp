@@ -144,7 +144,7 @@ TensorDecl read_tensor(ByteReader& r, const Program& p) {
   }
   at = r.pos;
   uint64_t line = r.varint("tensor line");
-  if (line > UINT32_MAX) r.fail("tensor " + t.name + ": line " + std::to_string(line), at);
+  if (line < 1 || line > UINT32_MAX) r.fail("tensor " + t.name + ": line " + std::to_string(line), at);
   t.line = static_cast<uint32_t>(line);
   return t;
 }
@@ -171,8 +171,10 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   int64_t line = 0;
   for (Instruction& ins : p.instructions) {
     std::size_t at = r.pos;
-    line += nbin::unzigzag(r.varint("line table entry"));
-    if (line < 0 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
+    int64_t delta = nbin::unzigzag(r.varint("line table entry"));
+    if (delta > int64_t{UINT32_MAX} || delta < -int64_t{UINT32_MAX}) r.fail("line table entry out of range", at);
+    line += delta;  // cannot overflow: both within 32 bits
+    if (line < 1 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
     ins.line = static_cast<uint32_t>(line);
   }
 
