@@ -157,6 +157,9 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   ByteReader r{bytes.data(), nbin::kHeaderSize, bytes.size(), &file_name};
 
   std::size_t tensor_count = r.count("tensor count", kMinTensorRecord);
+  if (tensor_count > nbin::max_tensor_count(spec))
+    r.fail(std::to_string(tensor_count) + " tensors, the spec's tensor fields can name " + std::to_string(nbin::max_tensor_count(spec)),
+           nbin::kHeaderSize);
   std::vector<std::size_t> tensor_at;
   for (std::size_t i = 0; i < tensor_count; ++i) {
     tensor_at.push_back(r.pos);

@@ -28,6 +28,19 @@ inline constexpr std::size_t kHeaderSize = 24;
 // CRC-32 (IEEE 802.3, reflected, as zlib's crc32), continuing from `crc`.
 uint32_t crc32(const uint8_t* data, std::size_t size, uint32_t crc = 0);
 
+// Tensors a program may declare: as many as the widest tensor index field of
+// the spec can name (1024 with 10-bit fields). Bounds the decoder's work on a
+// hostile tensor count as well as its memory.
+inline std::size_t max_tensor_count(const Spec& spec) {
+  int widest = 0;
+  for (const InstructionSpec& is : spec.instructions)
+    for (const FieldSpec& f : is.encoding) {
+      OperandKind k = is.operands[static_cast<std::size_t>(f.operand)].kind;
+      if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar) && f.bits > widest) widest = f.bits;
+    }
+  return std::size_t{1} << widest;
+}
+
 // Instruction lines are stored as differences from the previous line.
 inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }

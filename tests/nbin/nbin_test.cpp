@@ -106,15 +106,18 @@ TEST_CASE("values that do not fit their field name the instruction and operand")
     CHECK(encode_error(b.program) ==
           "sample.nasm:7: error: cannot encode instruction 0 (memset), operand value: expected a float32 value");
   }
-  SUBCASE("tensor index beyond the 10-bit field") {
+  SUBCASE("more tensors than the 10-bit tensor fields can name") {
     for (int i = 0; i < 1100; ++i) {
       std::string name = "t";
       name += std::to_string(i);  // (not "t" + ...: g++ 12 -Wrestrict false positive)
       b.tensor(name, Memory::hbm, Dtype::u8, {1}, Role::scratch);
     }
-    b.add("dma_copy", {{"dst", b.view(1100)}, {"src", b.view(1101)}}, 11);
+    CHECK(encode_error(b.program) == "sample.nasm: error: cannot encode: 1101 tensors, the spec's tensor fields can name 1024");
+  }
+  SUBCASE("tensor index beyond its field") {
+    b.program.instructions[0].operands[0].view.tensor = -1;
     CHECK(encode_error(b.program) ==
-          "sample.nasm:11: error: cannot encode instruction 1 (dma_copy), operand dst: tensor index 1100 does not fit its 10-bit field");
+          "sample.nasm:7: error: cannot encode instruction 0 (memset), operand dst: tensor index -1 does not fit its 10-bit field");
   }
 }
 
