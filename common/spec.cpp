@@ -529,6 +529,7 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
         break;
       }
     }
+    ins.encoding.push_back(fs);
   }
   for (std::size_t i = 0; i < seen.size(); ++i)
     if (!seen[i]) fields.fail("operand " + ins.operands[i].name + " has no encoding field");

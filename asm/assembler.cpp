@@ -1,0 +1,181 @@
+// The assembler's driver (asm/assembler.hpp): splits the source into lines,
+// tokenizes each once, executes them with .rept/.endr expansion, then
+// allocates SBUF/PSUM and collects every diagnostic.
+#include "assembler.hpp"
+
+#include <algorithm>
+
+#include "diagnostics.hpp"
+#include "line_parsers.hpp"
+#include "tensor_allocator.hpp"
+
+namespace nisa {
+
+namespace {
+
+// Upper bound on lines executed through .rept expansion, so that a runaway
+// nest such as `.rept i, 1000000` twice ends with an error, not a hang.
+constexpr int64_t kMaxExecutedLines = 1'000'000;
+constexpr int64_t kMaxReptCount = 1'000'000;
+
+std::vector<std::string_view> split_lines(std::string_view source) {
+  std::vector<std::string_view> lines;
+  std::size_t start = 0;
+  while (start <= source.size()) {
+    std::size_t end = source.find('\n', start);
+    if (end == std::string_view::npos) end = source.size();
+    std::string_view l = source.substr(start, end - start);
+    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
+    lines.push_back(l);
+    if (end == source.size()) break;
+    start = end + 1;
+  }
+  if (!lines.empty() && lines.back().empty() && !source.empty() && source.back() == '\n') lines.pop_back();
+  return lines;
+}
+
+bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
+  return !tokens.empty() && tokens[0].kind == TokenKind::directive && tokens[0].text == name;
+}
+
+struct Driver {
+  AssemblyState state;
+  DiagnosticList& diags;
+  std::vector<std::vector<Token>> tokens;  // per line; empty if blank or not lexable
+  std::vector<int> matching_endr;          // per .rept line: its .endr line index, or -1
+  int64_t executed = 0;
+  bool stopped = false;
+
+  void match_repts() {
+    matching_endr.assign(tokens.size(), -1);
+    std::vector<std::size_t> open;
+    for (std::size_t i = 0; i < tokens.size(); ++i) {
+      if (is_directive(tokens[i], "rept")) open.push_back(i);
+      if (is_directive(tokens[i], "endr") && !open.empty()) {
+        matching_endr[open.back()] = static_cast<int>(i);
+        open.pop_back();
+      }
+    }
+  }
+
+  void execute_rept(std::size_t i) {
+    const auto& toks = tokens[i];
+    TokenCursor cur{toks, 1};
+    const Token& var = cur.peek();
+    if (var.kind != TokenKind::identifier) throw SourceError{var.column, "expected a variable name after .rept"};
+    cur.next();
+    if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' after the .rept variable"};
+    const Token& count_token = cur.peek();
+    int64_t count = require_integer(parse_expression(cur, state.scope()), count_token.column, "the .rept count");
+    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after .rept"};
+    if (count < 0 || count > kMaxReptCount)
+      throw SourceError{count_token.column, ".rept count " + std::to_string(count) + " is out of range [0, " + std::to_string(kMaxReptCount) + "]"};
+    const auto body_end = static_cast<std::size_t>(matching_endr[i]);
+    for (int64_t k = 0; k < count && !stopped; ++k) {
+      state.rept_vars.emplace_back(var.text, ExprValue::integer(k));
+      run(i + 1, body_end);
+      state.rept_vars.pop_back();
+    }
+  }
+
+  void execute_line(std::size_t i) {
+    const auto& toks = tokens[i];
+    const int line = static_cast<int>(i) + 1;
+    if (toks[0].kind == TokenKind::directive) {
+      const std::string& d = toks[0].text;
+      if (d == "hbm" || d == "sbuf" || d == "psum") {
+        state.body_started = true;
+        parse_declaration(state, diags, toks, line);
+      } else {
+        parse_directive(state, toks, line);
+      }
+    } else {
+      parse_instruction(state, diags, toks, line);
+    }
+  }
+
+  // Executes lines [begin, end); a .rept runs its body and continues after its .endr.
+  void run(std::size_t begin, std::size_t end) {
+    for (std::size_t i = begin; i < end && !stopped; ++i) {
+      if (diags.full()) {
+        stopped = true;
+        return;
+      }
+      const auto& toks = tokens[i];
+      if (toks.empty() || toks[0].kind == TokenKind::end) continue;
+      const int line = static_cast<int>(i) + 1;
+      if (++executed > kMaxExecutedLines) {
+        diags.error(line, toks[0].column, ".rept expansion exceeds " + std::to_string(kMaxExecutedLines) + " lines");
+        stopped = true;
+        return;
+      }
+      try {
+        if (is_directive(toks, "rept")) {
+          if (matching_endr[i] < 0) {
+            // The rest would be read with the loop variable undefined: one error, not a cascade.
+            diags.error(line, toks[0].column, ".rept without a matching .endr");
+            return;
+          }
+          const std::size_t after = static_cast<std::size_t>(matching_endr[i]);
+          try {
+            execute_rept(i);
+          } catch (const SourceError& e) {
+            diags.error(line, e.column, e.message);
+          }
+          i = after;
+          continue;
+        }
+        if (is_directive(toks, "endr")) {
+          diags.error(line, toks[0].column, ".endr without a matching .rept");
+          continue;
+        }
+        execute_line(i);
+      } catch (const SourceError& e) {
+        diags.error(line, e.column, e.message);
+      }
+    }
+  }
+
+  void allocate() {
+    std::vector<bool> ignore;
+    for (const TensorSite& s : state.tensor_sites) ignore.push_back(s.poisoned);
+    for (const AllocationFailure& f : allocate_tensors(state.spec, state.program, ignore)) {
+      const TensorSite& site = state.tensor_sites[static_cast<std::size_t>(f.tensor)];
+      diags.error(site.line, site.column, f.message);
+    }
+  }
+};
+
+}  // namespace
+
+AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name) {
+  const std::vector<std::string_view> lines = split_lines(source);
+  DiagnosticList diags(file_name, lines);
+  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt}, diags, {}, {}, 0, false};
+  driver.state.program.arch = spec.default_arch;
+  driver.state.program.file = file_name;
+
+  driver.tokens.resize(lines.size());
+  for (std::size_t i = 0; i < lines.size(); ++i) {
+    try {
+      driver.tokens[i] = tokenize_line(lines[i]);
+    } catch (const SourceError& e) {
+      diags.error(static_cast<int>(i) + 1, e.column, e.message);
+    }
+  }
+  driver.match_repts();
+  driver.run(0, lines.size());
+  if (!driver.stopped && !diags.full()) driver.allocate();
+
+  AssembleResult result;
+  result.diagnostics = diags.take();
+  // Allocation errors come last in time but belong to their declarations' lines.
+  std::stable_sort(result.diagnostics.begin(), result.diagnostics.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    if (a.line <= 0 || b.line <= 0) return a.line > 0 && b.line <= 0;  // the "too many" line stays last
+    return a.line < b.line;
+  });
+  if (result.diagnostics.empty()) result.program = std::move(driver.state.program);
+  return result;
+}
+
+}  // namespace nisa

@@ -1,0 +1,124 @@
+// .hbm NAME DTYPE [d0, ...] ROLE [= INIT] and .sbuf/.psum NAME DTYPE [P, f1, ...] [@ OFFSET].
+#include "diagnostics.hpp"
+#include "line_parsers.hpp"
+#include "operand_values.hpp"
+#include "program_check.hpp"
+
+namespace nisa {
+
+namespace {
+
+const Token& expect_identifier(TokenCursor& cur, std::string_view what) {
+  const Token& t = cur.peek();
+  if (t.kind != TokenKind::identifier)
+    throw SourceError{t.column, "expected " + std::string(what) + (t.kind == TokenKind::end ? "" : ", got '" + t.text + "'")};
+  return cur.next();
+}
+
+void expect(TokenCursor& cur, char punct, std::string_view context) {
+  if (!cur.accept(punct)) {
+    const Token& t = cur.peek();
+    throw SourceError{t.column, "expected '" + std::string(1, punct) + "' " + std::string(context) + (t.kind == TokenKind::end ? "" : ", got '" + t.text + "'")};
+  }
+}
+
+Dtype parse_dtype(const Spec& spec, TokenCursor& cur) {
+  const Token& t = expect_identifier(cur, "a dtype");
+  if (auto d = spec.find_dtype(t.text)) return *d;
+  std::vector<std::string> names;
+  for (const auto& d : spec.dtypes) {
+    names.push_back(d.name);
+    names.insert(names.end(), d.aliases.begin(), d.aliases.end());
+  }
+  throw SourceError{t.column, "unknown dtype '" + t.text + "'" + did_you_mean(t.text, names)};
+}
+
+std::vector<int64_t> parse_shape(const AssemblyState& state, TokenCursor& cur) {
+  expect(cur, '[', "before the shape");
+  std::vector<int64_t> shape;
+  while (true) {
+    const Token& t = cur.peek();
+    shape.push_back(require_integer(parse_expression(cur, state.scope()), t.column, "a shape dimension"));
+    if (cur.accept(']')) return shape;
+    expect(cur, ',', "or ']' in the shape");
+  }
+}
+
+Role parse_role(TokenCursor& cur) {
+  const Token& t = expect_identifier(cur, "a role (input, output, inout or scratch)");
+  for (Role r : {Role::input, Role::output, Role::inout, Role::scratch})
+    if (t.text == role_name(r)) return r;
+  throw SourceError{t.column, "unknown role '" + t.text + "'" + did_you_mean(t.text, {"input", "output", "inout", "scratch"}) +
+                                  (closest_name(t.text, {"input", "output", "inout", "scratch"}).empty() ? " (input, output, inout or scratch)" : "")};
+}
+
+}  // namespace
+
+void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::vector<Token>& tokens, int line) {
+  TokenCursor cur{tokens, 0};
+  const Token& directive = cur.next();
+  TensorDecl t;
+  t.memory = directive.text == "hbm" ? Memory::hbm : directive.text == "sbuf" ? Memory::sbuf : Memory::psum;
+  t.line = static_cast<uint32_t>(line);
+  TensorSite site{line, directive.column, false};
+  try {
+    const Token& name = expect_identifier(cur, "a tensor name");
+    site.column = name.column;
+    if (int prev = state.find_tensor(name.text); prev >= 0)
+      throw SourceError{name.column, "tensor '" + name.text + "' is already declared at line " +
+                                         std::to_string(state.tensor_sites[static_cast<std::size_t>(prev)].line)};
+    if (state.constants.count(name.text)) throw SourceError{name.column, "'" + name.text + "' is already an .equ constant"};
+    t.name = name.text;
+  } catch (const SourceError& e) {
+    diags.error(line, e.column, e.message);
+    return;  // without a name there is nothing to declare
+  }
+  // Past the name the tensor exists (poisoned on error), so later lines that use
+  // it report their own problems rather than "unknown tensor".
+  try {
+    t.dtype = parse_dtype(state.spec, cur);
+    t.shape = parse_shape(state, cur);
+    if (t.memory == Memory::hbm) {
+      t.role = parse_role(cur);
+      if (cur.accept('=')) {
+        const Token& v = cur.peek();
+        if (v.kind == TokenKind::identifier && v.text == "iota") {
+          cur.next();
+          t.init = InitKind::iota;
+        } else {
+          t.init = InitKind::fill;
+          t.init_value = scalar_operand(parse_expression(cur, state.scope()), dtype_is_int(t.dtype), v.column, "the INIT value");
+        }
+      }
+    } else if (cur.accept('@')) {
+      const Token& v = cur.peek();
+      t.offset = require_integer(parse_expression(cur, state.scope()), v.column, "the offset");
+      t.explicit_offset = true;
+    }
+    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after the declaration"};
+  } catch (const SourceError& e) {
+    diags.error(line, e.column, e.message);
+    site.poisoned = true;
+  }
+  const int index = static_cast<int>(state.program.tensors.size());
+  if (t.shape.empty()) t.shape = t.memory == Memory::hbm ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 1};
+  state.program.tensors.push_back(std::move(t));
+  state.tensor_index[state.program.tensors.back().name] = index;
+  if (!site.poisoned) {
+    for (const CheckFailure& f : check_tensor(state.spec, state.program, index)) {
+      diags.error(line, site.column, f.message);
+      site.poisoned = true;
+    }
+  }
+  if (site.poisoned) {
+    // Keep the rank (views of it still parse) but nothing that could overflow
+    // the allocator's arithmetic.
+    TensorDecl& bad = state.program.tensors.back();
+    for (int64_t& d : bad.shape) d = 1;
+    bad.offset = 0;
+    bad.explicit_offset = true;
+  }
+  state.tensor_sites.push_back(site);
+}
+
+}  // namespace nisa

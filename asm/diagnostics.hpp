@@ -1,0 +1,39 @@
+// Diagnostics of the assembler: the did-you-mean helper and the collector
+// that caps a run at kMaxErrors (LANGUAGE.md section 1: report every error,
+// not only the first). format_diagnostic is declared in assembler.hpp.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "assembler.hpp"
+
+namespace nisa {
+
+inline constexpr std::size_t kMaxErrors = 20;
+
+// The candidate nearest to `name` by edit distance (adjacent transpositions
+// count as one edit), if it is close enough to be a likely typo; else "".
+std::string closest_name(std::string_view name, const std::vector<std::string>& candidates);
+
+// "; did you mean 'X'?" for the closest candidate, or "" if none is close.
+std::string did_you_mean(std::string_view name, const std::vector<std::string>& candidates);
+
+// Collects diagnostics of one file. After kMaxErrors distinct errors it adds
+// one final "too many errors" line and reports full(), so the caller stops.
+class DiagnosticList {
+ public:
+  DiagnosticList(std::string file, const std::vector<std::string_view>& lines) : file_(std::move(file)), lines_(lines) {}
+  void error(int line, int column, std::string message);
+  bool full() const { return full_; }
+  std::vector<Diagnostic> take() { return std::move(list_); }
+  bool empty() const { return list_.empty(); }
+
+ private:
+  std::string file_;
+  const std::vector<std::string_view>& lines_;
+  std::vector<Diagnostic> list_;
+  bool full_ = false;
+};
+
+}  // namespace nisa

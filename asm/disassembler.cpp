@@ -1,0 +1,157 @@
+// Program -> canonical .nasm (LANGUAGE.md 2.1, 2.3). Assembling the text
+// gives back the identical .nbin: every SBUF/PSUM tensor gets its explicit
+// `@ OFFSET`, each declaration lands on its recorded source line (blank lines
+// fill the gaps), `.file` names the recorded source, and `.loc` restores an
+// instruction's line whenever it is not the previous one + 1.
+#include "disassembler.hpp"
+
+#include <bit>
+
+#include "float_text.hpp"
+
+namespace nisa {
+
+namespace {
+
+std::string dims_text(const std::vector<int64_t>& shape) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) {
+    if (i) s += ", ";
+    s += std::to_string(shape[i]);
+  }
+  return s + "]";
+}
+
+std::string declaration_text(const TensorDecl& t) {
+  // Built with += only: g++ 12 warns falsely (-Wrestrict) on "literal" + string.
+  std::string s = ".";
+  s += memory_name(t.memory);
+  s += ' ';
+  s += t.name;
+  s += ' ';
+  s += dtype_name(t.dtype);
+  s += ' ';
+  s += dims_text(t.shape);
+  if (t.memory != Memory::hbm) {
+    s += " @ ";
+    s += std::to_string(t.offset);
+    return s;
+  }
+  s += ' ';
+  s += role_name(t.role);
+  if (t.init == InitKind::iota) s += " = iota";
+  if (t.init == InitKind::fill) {
+    s += " = ";
+    s += t.init_value.state == OperandState::integer ? std::to_string(t.init_value.integer) : float32_text(t.init_value.scalar);
+  }
+  return s;
+}
+
+// NAME, or NAME[...] with trailing whole dimensions left out (LANGUAGE.md 2.3).
+std::string view_text(const Program& p, const TensorView& v) {
+  const TensorDecl& t = p.tensors[static_cast<std::size_t>(v.tensor)];
+  std::size_t used = v.dims.size();
+  while (used > 0 && v.dims[used - 1] == DimSlice{0, t.shape[used - 1], 1}) --used;
+  if (used == 0) return t.name;
+  std::string s = t.name + "[";
+  for (std::size_t d = 0; d < used; ++d) {
+    const DimSlice& ds = v.dims[d];
+    if (d) s += ", ";
+    if (ds == DimSlice{0, t.shape[d], 1}) {
+      s += ":";
+    } else {
+      // The smallest exclusive end that gives `count` elements with this step.
+      s += std::to_string(ds.start);
+      s += ':';
+      s += std::to_string(ds.start + (ds.count - 1) * ds.step + 1);
+      if (ds.step != 1) {
+        s += ':';
+        s += std::to_string(ds.step);
+      }
+    }
+  }
+  return s + "]";
+}
+
+bool is_default(const OperandSpec& os, const Operand& op) {
+  if (!os.default_value) return op.state == OperandState::absent;
+  const DefaultValue& dv = *os.default_value;
+  switch (op.state) {
+    case OperandState::enumerated: return op.integer == dv.enum_index;
+    case OperandState::boolean: return (op.integer != 0) == dv.boolean;
+    case OperandState::integer: return static_cast<double>(op.integer) == dv.number;
+    case OperandState::scalar:
+      return std::bit_cast<uint32_t>(op.scalar) == std::bit_cast<uint32_t>(static_cast<float>(dv.number));
+    default: return false;
+  }
+}
+
+std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& os, const Operand& op) {
+  switch (op.state) {
+    case OperandState::tensor: return view_text(p, op.view);
+    case OperandState::scalar: return float32_text(op.scalar);
+    case OperandState::integer: return std::to_string(op.integer);
+    case OperandState::enumerated:
+      return spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(op.integer)].name;
+    case OperandState::boolean: return op.integer ? "true" : "false";
+    case OperandState::absent: break;
+  }
+  return "";
+}
+
+std::string instruction_text(const Spec& spec, const Program& p, const Instruction& ins) {
+  const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
+  std::string s = is.name;
+  bool first = true;
+  for (std::size_t i = 0; i < is.operands.size(); ++i) {
+    if (is_default(is.operands[i], ins.operands[i])) continue;
+    s += first ? " " : ", ";
+    first = false;
+    s += is.operands[i].name + "=" + operand_text(spec, p, is.operands[i], ins.operands[i]);
+  }
+  return s;
+}
+
+}  // namespace
+
+std::string disassemble(const Spec& spec, const Program& program) {
+  // Directives before the first declaration that needs its line; `.arch` of
+  // the default arch may be left out when there is no room for it.
+  std::vector<std::string> pending;
+  uint32_t first_decl = program.tensors.empty() ? 0 : program.tensors.front().line;
+  bool room_for_both = first_decl == 0 || first_decl > 2;
+  if (program.arch != spec.default_arch || room_for_both) {
+    std::string arch = ".arch ";
+    arch += spec.archs[static_cast<std::size_t>(program.arch)].name;
+    pending.push_back(arch);
+  }
+  std::string file = ".file \"";
+  file += program.file;
+  pending.push_back(file + "\"");
+
+  std::vector<std::string> lines;  // lines[k] is source line k + 1
+  std::size_t next_pending = 0;
+  for (const TensorDecl& t : program.tensors) {
+    while (next_pending < pending.size() && lines.size() + 1 < t.line) lines.push_back(pending[next_pending++]);
+    while (lines.size() + 1 < t.line) lines.emplace_back();
+    lines.push_back(declaration_text(t));
+  }
+  while (next_pending < pending.size()) lines.push_back(pending[next_pending++]);
+
+  int64_t previous = -1;
+  for (const Instruction& ins : program.instructions) {
+    if (previous < 0 || ins.line != previous + 1) {
+      std::string loc = ".loc ";
+      loc += std::to_string(ins.line);
+      lines.push_back(loc);
+    }
+    previous = ins.line;
+    lines.push_back(instruction_text(spec, program, ins));
+  }
+
+  std::string text;
+  for (const std::string& l : lines) text += l + "\n";
+  return text;
+}
+
+}  // namespace nisa

@@ -1,0 +1,141 @@
+// `MNEMONIC key=value, ...` resolved against the spec's operand list
+// (LANGUAGE.md 2.3), then checked by check_instruction. Every error of the
+// line is reported: each bad key at its column, instruction-level problems
+// at the mnemonic.
+#include "diagnostics.hpp"
+#include "line_parsers.hpp"
+#include "operand_values.hpp"
+#include "program_check.hpp"
+
+namespace nisa {
+
+namespace {
+
+struct KeyValue {
+  std::string key;
+  int key_column = 0;
+  std::vector<Token> value;  // ends with an `end` token
+  bool malformed = false;    // already reported; the key counts as given
+};
+
+// Splits the tokens after the mnemonic at top-level commas. A malformed item
+// is reported and skipped.
+std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, int line) {
+  std::vector<KeyValue> items;
+  std::size_t i = 1;
+  while (tokens[i].kind != TokenKind::end) {
+    const std::size_t item_start = i;
+    int depth = 0;
+    std::size_t stop = i;
+    while (tokens[stop].kind != TokenKind::end && !(depth == 0 && tokens[stop].is(','))) {
+      if (tokens[stop].is('[') || tokens[stop].is('(')) ++depth;
+      if (tokens[stop].is(']') || tokens[stop].is(')')) --depth;
+      ++stop;
+    }
+    const Token& key = tokens[item_start];
+    if (key.kind != TokenKind::identifier) {
+      diags.error(line, key.column, key.kind == TokenKind::punct && key.is(',') ? "expected key=value before ','" : "expected a key, got '" + key.text + "'");
+    } else if (!tokens[item_start + 1].is('=')) {
+      diags.error(line, tokens[item_start + 1].column, "expected '=' after key '" + key.text + "'");
+      items.push_back(KeyValue{key.text, key.column, {}, true});
+    } else if (item_start + 2 == stop) {
+      diags.error(line, key.column, "key '" + key.text + "' has no value");
+      items.push_back(KeyValue{key.text, key.column, {}, true});
+    } else {
+      KeyValue kv{key.text, key.column, {tokens.begin() + static_cast<std::ptrdiff_t>(item_start + 2), tokens.begin() + static_cast<std::ptrdiff_t>(stop)}, false};
+      kv.value.push_back(Token{TokenKind::end, "", 0, 0, tokens[stop].column});
+      items.push_back(std::move(kv));
+    }
+    i = stop;
+    if (tokens[i].is(',')) {
+      ++i;
+      if (tokens[i].kind == TokenKind::end) diags.error(line, tokens[i].column, "expected key=value after ','");
+    }
+  }
+  return items;
+}
+
+}  // namespace
+
+void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::vector<Token>& tokens, int line) {
+  const Spec& spec = state.spec;
+  const Token& mnemonic = tokens[0];
+  state.body_started = true;
+  if (mnemonic.kind != TokenKind::identifier) {
+    diags.error(line, mnemonic.column, "expected an instruction or a directive, got '" + mnemonic.text + "'");
+    return;
+  }
+  const int spec_index = spec.find_instruction(mnemonic.text);
+  if (spec_index < 0) {
+    std::vector<std::string> names;
+    for (const auto& is : spec.instructions) names.push_back(is.name);
+    diags.error(line, mnemonic.column, "unknown instruction '" + mnemonic.text + "'" + did_you_mean(mnemonic.text, names));
+    return;
+  }
+  const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(spec_index)];
+  bool ok = true;
+  auto error = [&](int column, std::string message) {
+    diags.error(line, column, std::move(message));
+    ok = false;
+  };
+
+  // Keys to operand slots.
+  std::vector<KeyValue> items = split_key_values(tokens, diags, line);
+  std::vector<int> item_of(is.operands.size(), -1);
+  for (std::size_t k = 0; k < items.size(); ++k) {
+    const int op = is.find_operand(items[k].key);
+    if (op < 0) {
+      std::vector<std::string> keys;
+      for (const auto& o : is.operands) keys.push_back(o.name);
+      error(items[k].key_column, "unknown key '" + items[k].key + "' for " + is.name + did_you_mean(items[k].key, keys));
+    } else if (item_of[static_cast<std::size_t>(op)] >= 0) {
+      error(items[k].key_column, "duplicated key '" + items[k].key + "' (first given at column " +
+                                     std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column) + ")");
+    } else {
+      item_of[static_cast<std::size_t>(op)] = static_cast<int>(k);
+    }
+  }
+
+  // Values in spec order, so integer_if_dtype_of sees its tensor first.
+  Instruction ins;
+  ins.spec_index = spec_index;
+  bool uses_poisoned = false;
+  for (std::size_t i = 0; i < is.operands.size(); ++i) {
+    const OperandSpec& os = is.operands[i];
+    if (item_of[i] < 0) {
+      if (os.required) error(mnemonic.column, "missing required key '" + os.name + "' for " + is.name);
+      ins.operands.push_back(default_operand(state, is, static_cast<int>(i), ins.operands));
+      continue;
+    }
+    const KeyValue& kv = items[static_cast<std::size_t>(item_of[i])];
+    if (kv.malformed) {
+      ok = false;
+      ins.operands.push_back(Operand{});
+      continue;
+    }
+    TokenCursor cur{kv.value, 0};
+    try {
+      ins.operands.push_back(resolve_operand(state, is, static_cast<int>(i), ins.operands, cur));
+      const Operand& o = ins.operands.back();
+      if (o.state == OperandState::tensor && state.tensor_sites[static_cast<std::size_t>(o.view.tensor)].poisoned) uses_poisoned = true;
+    } catch (const SourceError& e) {
+      // LANGUAGE.md 2.3: an operand's error points at its key.
+      error(kv.key_column, e.message);
+      ins.operands.push_back(Operand{});
+    }
+  }
+  if (!ok) return;
+
+  // .loc N: this instruction records N, the next N+1, ...
+  ins.line = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
+  if (state.next_loc && *state.next_loc < 0xFFFFFFFFu) ++*state.next_loc;
+  if (!uses_poisoned) {
+    for (const CheckFailure& f : check_instruction(spec, state.program, ins)) {
+      const bool written = f.operand >= 0 && item_of[static_cast<std::size_t>(f.operand)] >= 0;
+      error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column : mnemonic.column, f.message);
+    }
+  }
+  if (ok) state.program.instructions.push_back(std::move(ins));
+}
+
+}  // namespace nisa

@@ -1,0 +1,234 @@
+#include "operand_values.hpp"
+
+#include <cmath>
+#include <limits>
+
+#include "diagnostics.hpp"
+
+namespace nisa {
+
+namespace {
+
+std::string quoted(std::string_view s) {
+  std::string q(1, '\'');
+  q += s;
+  q += '\'';
+  return q;
+}
+
+// What a value's first token looks like, for "wrong kind" messages.
+std::string describe_value(const AssemblyState& state, const Token& t) {
+  if (t.kind == TokenKind::identifier) {
+    if (state.find_tensor(t.text) >= 0) return "tensor '" + t.text + "'";
+    if (t.text == "true" || t.text == "false") return "bool " + t.text;
+    return "'" + t.text + "'";
+  }
+  if (t.kind == TokenKind::integer || t.kind == TokenKind::real || t.is('-') || t.is('(')) return "a number";
+  if (t.kind == TokenKind::end) return "nothing";
+  return "'" + t.text + "'";
+}
+
+int64_t slice_bound(const AssemblyState& state, TokenCursor& cur, std::string_view what) {
+  const Token& t = cur.peek();
+  int64_t v = require_integer(parse_expression(cur, state.scope()), t.column, what);
+  if (v < 0) throw SourceError{t.column, std::string(what) + " " + std::to_string(v) + " is negative"};
+  return v;
+}
+
+// One entry of NAME[...]: a:b, a:, :b, a:b:step, :, or a single index a.
+DimSlice parse_slice(const AssemblyState& state, TokenCursor& cur, int64_t size) {
+  auto ends_part = [&] { return cur.peek().is(',') || cur.peek().is(']') || cur.peek().is(':') || cur.at_end(); };
+  int64_t start = 0, stop = size, step = 1;
+  if (!cur.peek().is(':')) {
+    start = slice_bound(state, cur, "slice start");
+    if (!cur.peek().is(':')) return DimSlice{start, 1, 1};  // a single index means a:a+1
+  }
+  cur.next();  // ':'
+  if (!ends_part()) stop = slice_bound(state, cur, "slice stop");
+  if (cur.accept(':')) {
+    const Token& t = cur.peek();
+    step = require_integer(parse_expression(cur, state.scope()), t.column, "slice step");
+    if (step < 1) throw SourceError{t.column, "slice step " + std::to_string(step) + " must be positive"};
+  }
+  if (stop <= start) throw SourceError{cur.peek().column, "empty slice " + std::to_string(start) + ":" + std::to_string(stop)};
+  return DimSlice{start, (stop - start - 1) / step + 1, step};
+}
+
+}  // namespace
+
+float round_to_float32(double v) {
+  constexpr double max = static_cast<double>(std::numeric_limits<float>::max());
+  // Beyond fp32.max: RNE keeps fp32.max below the halfway point to 2^128 (fp32.max
+  // has an odd significand, so the tie itself goes to infinity).
+  constexpr double halfway = max + 0x1p103;
+  if (std::isfinite(v) && std::fabs(v) > max) {
+    float m = std::fabs(v) < halfway ? std::numeric_limits<float>::max() : std::numeric_limits<float>::infinity();
+    return v < 0 ? -m : m;
+  }
+  return static_cast<float>(v);
+}
+
+Operand scalar_operand(const ExprValue& v, bool as_integer, int column, std::string_view what) {
+  Operand o;
+  if (as_integer) {
+    int64_t i = 0;
+    if (v.is_int) {
+      i = v.i;
+    } else {
+      if (!std::isfinite(v.f) || std::trunc(v.f) != v.f || std::fabs(v.f) > 4e18)
+        throw SourceError{column, std::string(what) + " must be an exact integer, got " + scalar_text(round_to_float32(v.f))};
+      i = static_cast<int64_t>(v.f);
+    }
+    if (i < std::numeric_limits<int32_t>::min() || i > std::numeric_limits<int32_t>::max())
+      throw SourceError{column, std::string(what) + " = " + std::to_string(i) + " is out of the int32 range"};
+    o.state = OperandState::integer;
+    o.integer = i;
+    return o;
+  }
+  o.state = OperandState::scalar;
+  // LANGUAGE.md 2.3: scalars are rounded to float32 (RNE) first.
+  o.scalar = v.has_literal_f32 ? v.literal_f32 : v.is_int ? static_cast<float>(v.i) : round_to_float32(v.f);
+  return o;
+}
+
+TensorView parse_tensor_view(const AssemblyState& state, TokenCursor& cur) {
+  const Token& name = cur.next();
+  const int index = state.find_tensor(name.text);
+  TensorView v = whole_view(state.program, index);
+  if (!cur.accept('[')) return v;
+  const TensorDecl& t = state.program.tensors[static_cast<std::size_t>(index)];
+  std::size_t dim = 0;
+  if (cur.accept(']')) return v;
+  while (true) {
+    if (dim >= t.shape.size())
+      throw SourceError{cur.peek().column, "tensor '" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, got more slices"};
+    v.dims[dim] = parse_slice(state, cur, t.shape[dim]);
+    ++dim;
+    if (cur.accept(']')) break;
+    if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' or ']' in the slices of '" + t.name + "'"};
+  }
+  return v;
+}
+
+Operand default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier) {
+  const OperandSpec& os = ins.operands[static_cast<std::size_t>(index)];
+  Operand o;
+  if (!os.default_value) return o;
+  const DefaultValue& d = *os.default_value;
+  switch (os.kind) {
+    case OperandKind::tensor: break;
+    case OperandKind::scalar:
+    case OperandKind::tensor_or_scalar: {
+      bool as_int = false;
+      if (os.integer_if_dtype_of >= 0) {
+        const Operand& ref = earlier[static_cast<std::size_t>(os.integer_if_dtype_of)];
+        as_int = ref.state == OperandState::tensor && dtype_is_int(state.program.tensors[static_cast<std::size_t>(ref.view.tensor)].dtype);
+      }
+      if (as_int) {
+        o.state = OperandState::integer;
+        o.integer = static_cast<int64_t>(d.number);
+      } else {
+        o.state = OperandState::scalar;
+        o.scalar = static_cast<float>(d.number);
+      }
+      break;
+    }
+    case OperandKind::enumeration:
+      o.state = OperandState::enumerated;
+      o.integer = d.enum_index;
+      break;
+    case OperandKind::boolean:
+      o.state = OperandState::boolean;
+      o.integer = d.boolean ? 1 : 0;
+      break;
+    case OperandKind::integer:
+      o.state = OperandState::integer;
+      o.integer = static_cast<int64_t>(d.number);
+      break;
+  }
+  return o;
+}
+
+Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur) {
+  const OperandSpec& os = ins.operands[static_cast<std::size_t>(index)];
+  const std::string key = quoted(os.name);
+  const Token& first = cur.peek();
+  const bool names_tensor = first.kind == TokenKind::identifier && state.find_tensor(first.text) >= 0;
+  Operand o;
+  auto unknown_tensor = [&](const std::vector<std::string>& extra) {
+    std::vector<std::string> names = state.tensor_names();
+    names.insert(names.end(), extra.begin(), extra.end());
+    return SourceError{first.column, "unknown tensor '" + first.text + "'" + did_you_mean(first.text, names)};
+  };
+  auto is_known_name = [&](const std::string& n) {
+    return state.scope().find(n).has_value() || n == "inf" || n == "nan" || n == "fp32.min" || n == "fp32.max";
+  };
+  auto scalar = [&] {
+    const bool as_int = [&] {
+      if (os.integer_if_dtype_of < 0) return false;
+      const Operand& ref = earlier[static_cast<std::size_t>(os.integer_if_dtype_of)];
+      return ref.state == OperandState::tensor && dtype_is_int(state.program.tensors[static_cast<std::size_t>(ref.view.tensor)].dtype);
+    }();
+    return scalar_operand(parse_expression(cur, state.scope()), as_int, first.column, key);
+  };
+
+  switch (os.kind) {
+    case OperandKind::tensor:
+      if (!names_tensor) {
+        if (first.kind == TokenKind::identifier && !is_known_name(first.text) && first.text != "true" && first.text != "false") throw unknown_tensor({});
+        throw SourceError{first.column, key + " takes a tensor, got " + describe_value(state, first)};
+      }
+      o.state = OperandState::tensor;
+      o.view = parse_tensor_view(state, cur);
+      break;
+    case OperandKind::tensor_or_scalar:
+      if (names_tensor) {
+        o.state = OperandState::tensor;
+        o.view = parse_tensor_view(state, cur);
+      } else {
+        if (first.kind == TokenKind::identifier && !is_known_name(first.text)) throw unknown_tensor(state.scope().names());
+        o = scalar();
+      }
+      break;
+    case OperandKind::scalar:
+      if (names_tensor || first.text == "true" || first.text == "false")
+        throw SourceError{first.column, key + " takes a scalar, got " + describe_value(state, first)};
+      o = scalar();
+      break;
+    case OperandKind::enumeration: {
+      const EnumSpec& es = state.spec.enums[static_cast<std::size_t>(os.enum_id)];
+      if (first.kind != TokenKind::identifier || names_tensor)
+        throw SourceError{first.column, key + " takes a value of enum " + es.name + ", got " + describe_value(state, first)};
+      cur.next();
+      int v = es.find(first.text);
+      if (v < 0) {
+        std::vector<std::string> names;
+        for (const auto& ev : es.values) {
+          names.push_back(ev.name);
+          names.insert(names.end(), ev.aliases.begin(), ev.aliases.end());
+        }
+        throw SourceError{first.column, "unknown " + es.name + " value '" + first.text + "' for " + key + did_you_mean(first.text, names)};
+      }
+      o.state = OperandState::enumerated;
+      o.integer = v;
+      break;
+    }
+    case OperandKind::boolean:
+      if (first.kind != TokenKind::identifier || (first.text != "true" && first.text != "false"))
+        throw SourceError{first.column, key + " takes true or false, got " + describe_value(state, first)};
+      cur.next();
+      o.state = OperandState::boolean;
+      o.integer = first.text == "true" ? 1 : 0;
+      break;
+    case OperandKind::integer:
+      if (names_tensor || first.text == "true" || first.text == "false")
+        throw SourceError{first.column, key + " takes an integer, got " + describe_value(state, first)};
+      o.state = OperandState::integer;
+      o.integer = require_integer(parse_expression(cur, state.scope()), first.column, key);
+      break;
+  }
+  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after the value of " + key};
+  return o;
+}
+
+}  // namespace nisa

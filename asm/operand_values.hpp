@@ -1,0 +1,31 @@
+// Turns the text of one `key=value` into an Operand, by the kind the spec
+// gives that key (LANGUAGE.md 2.3): tensor views with slices, scalars
+// (float32, or exact int32 where the spec says so), enums by name or alias,
+// bools and integers. Range rules live in the checker, not here.
+#pragma once
+#include <vector>
+
+#include "assembly_state.hpp"
+#include "expression.hpp"
+
+namespace nisa {
+
+// Resolves operand `index` of `ins`; `earlier` holds the already resolved
+// operands before it in spec order (for integer_if_dtype_of). The cursor must
+// cover exactly the value's tokens. Throws SourceError.
+Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur);
+
+// The default of an optional operand (absent if it has none).
+Operand default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier);
+
+// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor).
+TensorView parse_tensor_view(const AssemblyState& state, TokenCursor& cur);
+
+// float32 nearest (ties to even) to a double, inf beyond the float range.
+float round_to_float32(double v);
+
+// A scalar as stored in an operand: exact int32 when `as_integer`, else float32.
+// Throws SourceError (at `column`) if an integer is required and the value is not one.
+Operand scalar_operand(const ExprValue& v, bool as_integer, int column, std::string_view what);
+
+}  // namespace nisa

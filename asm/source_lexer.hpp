@@ -1,0 +1,29 @@
+// Splits one .nasm line into tokens (LANGUAGE.md section 2): identifiers
+// (`fp32.min` style dotted names included), directives (`.rept`), integer and
+// float literals, strings and punctuation. Comments (`;` or `#`) end the line.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "source_error.hpp"
+
+namespace nisa {
+
+enum class TokenKind : uint8_t { identifier, directive, integer, real, string, punct, end };
+
+struct Token {
+  TokenKind kind = TokenKind::end;
+  std::string text;    // identifier/directive name (directive without '.'), string contents, punct char
+  int64_t integer = 0; // integer literal
+  double real = 0;     // real literal
+  int column = 1;      // 1-based column of the first character
+  bool is(char punct) const { return kind == TokenKind::punct && text.size() == 1 && text[0] == punct; }
+};
+
+// Tokens of one line, always ending with an `end` token (at the column after
+// the last character). Throws SourceError on a malformed token.
+std::vector<Token> tokenize_line(std::string_view line);
+
+}  // namespace nisa

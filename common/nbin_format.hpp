@@ -1,0 +1,230 @@
+// The .nbin layout shared by the encoder and the decoder (docs/NBIN.md).
+// The instruction fields are described once, by code_instruction() below,
+// which walks an instruction's spec encoding list; the encoder runs it with a
+// FieldWriter and the decoder with a FieldReader (the Sail idea: one mapping
+// used in both directions, so encode and decode cannot disagree).
+#pragma once
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bit_stream.hpp"
+#include "program.hpp"
+#include "spec.hpp"
+
+namespace nisa::nbin {
+
+// Header: every integer little-endian.
+inline constexpr uint8_t kMagic[4] = {'N', 'B', 'I', 'N'};
+inline constexpr uint64_t kFormatVersion = 1;
+inline constexpr std::size_t kVersionAt = 4;      // u16
+inline constexpr std::size_t kArchAt = 6;         // u16 index into Spec::archs
+inline constexpr std::size_t kSpecIdAt = 8;       // u64 Spec::id
+inline constexpr std::size_t kPayloadSizeAt = 16; // u32 bytes after the header
+inline constexpr std::size_t kCrcAt = 20;         // u32 CRC-32 of bytes [0, 20) and the payload
+inline constexpr std::size_t kHeaderSize = 24;
+
+// CRC-32 (IEEE 802.3, reflected, as zlib's crc32), continuing from `crc`.
+uint32_t crc32(const uint8_t* data, std::size_t size, uint32_t crc = 0);
+
+// Tensors a program may declare: as many as the widest tensor index field of
+// the spec can name (1024 with 10-bit fields). Bounds the decoder's work on a
+// hostile tensor count as well as its memory.
+inline std::size_t max_tensor_count(const Spec& spec) {
+  int widest = 0;
+  for (const InstructionSpec& is : spec.instructions)
+    for (const FieldSpec& f : is.encoding) {
+      OperandKind k = is.operands[static_cast<std::size_t>(f.operand)].kind;
+      if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar) && f.bits > widest) widest = f.bits;
+    }
+  return std::size_t{1} << widest;
+}
+
+// Instruction lines are stored as differences from the previous line.
+inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
+inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
+
+// Whether a scalar operand (or the scalar form of a tensor-or-scalar one) is an
+// exact int32 rather than a float32: the spec names the operand whose dtype
+// decides (integer_if_dtype_of), LANGUAGE.md 2.3.
+inline bool scalar_is_integer(const Program& p, const InstructionSpec& is, const Instruction& ins, int operand) {
+  int ref = is.operands[static_cast<std::size_t>(operand)].integer_if_dtype_of;
+  if (ref < 0) return false;
+  const Operand& r = ins.operands[static_cast<std::size_t>(ref)];
+  if (r.state != OperandState::tensor || r.view.tensor < 0 || static_cast<std::size_t>(r.view.tensor) >= p.tensors.size())
+    return false;
+  return dtype_is_int(p.tensors[static_cast<std::size_t>(r.view.tensor)].dtype);
+}
+
+// One tensor view: index, 'whole tensor' bit, then per dimension 'whole
+// dimension' bit or start, count, 'step present' bit and step.
+template <class Io>
+void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, TensorView& v) {
+  int64_t tensor = v.tensor;
+  io.unsigned_field(tensor, index_bits, "tensor index");
+  if (tensor < 0 || tensor >= static_cast<int64_t>(p.tensors.size()))
+    io.fail("tensor index " + std::to_string(tensor) + " but the program declares " + std::to_string(p.tensors.size()));
+  v.tensor = static_cast<int32_t>(tensor);
+  const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(tensor)].shape;
+  if constexpr (!Io::reading)
+    if (v.dims.size() != shape.size()) io.fail("view has " + std::to_string(v.dims.size()) + " dimensions, tensor has " + std::to_string(shape.size()));
+
+  bool whole = !Io::reading && is_whole(p, v);  // canonical: a whole view is always coded as whole
+  io.flag(whole);
+  if (whole) {
+    v = whole_view(p, v.tensor);
+    return;
+  }
+  if constexpr (Io::reading) v.dims.assign(shape.size(), DimSlice{});
+  const SliceEncoding& se = spec.slice_encoding;
+  bool any_sliced = false;
+  for (std::size_t d = 0; d < shape.size(); ++d) {
+    DimSlice& s = v.dims[d];
+    const DimSlice whole_dim{0, shape[d], 1};
+    bool whole_d = !Io::reading && s == whole_dim;
+    io.flag(whole_d);
+    if (whole_d) {
+      s = whole_dim;
+      continue;
+    }
+    any_sliced = true;
+    io.unsigned_field(s.start, se.start_bits, "slice start");
+    io.unsigned_field(s.count, se.count_bits, "slice count");
+    bool has_step = s.step != 1;
+    io.flag(has_step);
+    if (has_step) io.unsigned_field(s.step, se.step_bits, "slice step");
+    if constexpr (Io::reading) {
+      if (!has_step) s.step = 1;
+      if (has_step && s.step <= 1) io.fail("slice step " + std::to_string(s.step) + " is not in canonical form");
+      if (s == whole_dim) io.fail("whole dimension " + std::to_string(d) + " not coded as whole");
+      // Division, not multiplication: with wide fields of a spec variant, start +
+      // (count - 1) * step could overflow.
+      if (s.count < 1 || s.start >= shape[d] || (s.count - 1) > (shape[d] - 1 - s.start) / s.step)
+        io.fail("slice " + std::to_string(s.start) + " count " + std::to_string(s.count) + " step " + std::to_string(s.step) +
+                " outside dimension " + std::to_string(d) + " of size " + std::to_string(shape[d]));
+    }
+  }
+  if constexpr (Io::reading)
+    if (!any_sliced) io.fail("whole tensor not coded as whole");
+}
+
+// The 32 bits of a scalar: float32 bits, or int32 two's complement. The reader
+// keeps the raw bits in `integer` until the whole instruction is read, because
+// the operand that decides between the two may come later in field order
+// (resolve_scalars below).
+template <class Io>
+void code_scalar(Io& io, const Program& p, const InstructionSpec& is, const Instruction& ins, int operand, Operand& op) {
+  int64_t raw = 0;
+  if constexpr (!Io::reading) {
+    bool integer = scalar_is_integer(p, is, ins, operand);
+    if (integer && op.state == OperandState::integer) {
+      if (op.integer < INT32_MIN || op.integer > INT32_MAX) io.fail("integer " + std::to_string(op.integer) + " does not fit int32");
+      raw = static_cast<int64_t>(static_cast<uint32_t>(static_cast<int32_t>(op.integer)));
+    } else if (!integer && op.state == OperandState::scalar) {
+      raw = std::bit_cast<uint32_t>(op.scalar);
+    } else {
+      io.fail(integer ? "expected an int32 value (integer dtype)" : "expected a float32 value");
+    }
+  }
+  io.unsigned_field(raw, 32, "scalar");
+  if constexpr (Io::reading) {
+    op.state = OperandState::scalar;
+    op.integer = raw;
+  }
+}
+
+template <class Io>
+void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionSpec& is, Instruction& ins, const FieldSpec& f) {
+  const OperandSpec& os = is.operands[static_cast<std::size_t>(f.operand)];
+  Operand& op = ins.operands[static_cast<std::size_t>(f.operand)];
+  if (os.optional_without_default()) {
+    bool present = op.state != OperandState::absent;
+    io.flag(present);
+    if (!present) {
+      op = Operand{};
+      return;
+    }
+  } else if (!Io::reading && op.state == OperandState::absent) {
+    io.fail("missing (it has no default)");
+  }
+  auto expect = [&](OperandState s) {
+    if constexpr (!Io::reading)
+      if (op.state != s) io.fail("value of the wrong kind for a " + std::string(operand_kind_name(os.kind)) + " operand");
+    op.state = s;
+  };
+  switch (os.kind) {
+    case OperandKind::tensor:
+      expect(OperandState::tensor);
+      code_view(io, spec, p, f.bits, op.view);
+      break;
+    case OperandKind::tensor_or_scalar: {
+      bool is_tensor = op.state == OperandState::tensor;
+      io.flag(is_tensor);
+      if (is_tensor) {
+        op.state = OperandState::tensor;
+        code_view(io, spec, p, f.bits, op.view);
+      } else {
+        code_scalar(io, p, is, ins, f.operand, op);
+      }
+      break;
+    }
+    case OperandKind::scalar:
+      code_scalar(io, p, is, ins, f.operand, op);
+      break;
+    case OperandKind::enumeration: {
+      expect(OperandState::enumerated);
+      io.unsigned_field(op.integer, f.bits, "enum value");
+      const EnumSpec& e = spec.enums[static_cast<std::size_t>(os.enum_id)];
+      if (op.integer < 0 || op.integer >= static_cast<int64_t>(e.values.size()))
+        io.fail("enum value " + std::to_string(op.integer) + " out of range for " + e.name);
+      break;
+    }
+    case OperandKind::boolean: {
+      expect(OperandState::boolean);
+      bool b = op.integer != 0;
+      io.flag(b);
+      op.integer = b ? 1 : 0;
+      break;
+    }
+    case OperandKind::integer:
+      expect(OperandState::integer);
+      io.signed_field(op.integer, f.bits, "integer");
+      if (op.integer < os.int_min || op.integer > os.int_max)
+        io.fail("integer " + std::to_string(op.integer) + " outside [" + std::to_string(os.int_min) + ", " +
+                std::to_string(os.int_max) + "]");
+      break;
+  }
+}
+
+// Every operand in the spec's encoding order (the opcode is coded by the caller).
+template <class Io>
+void code_instruction(Io& io, const Spec& spec, const Program& p, Instruction& ins) {
+  const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
+  if constexpr (Io::reading) ins.operands.assign(is.operands.size(), Operand{});
+  if (ins.operands.size() != is.operands.size()) io.fail("has " + std::to_string(ins.operands.size()) + " operands, the spec " + std::to_string(is.operands.size()));
+  for (const FieldSpec& f : is.encoding) {
+    io.begin_operand(is.operands[static_cast<std::size_t>(f.operand)].name, f.operand);
+    code_operand(io, spec, p, is, ins, f);
+  }
+  io.begin_operand("", -1);
+}
+
+// Reader side of code_scalar: now that every operand is known, the raw bits
+// become a float32 or an int32.
+inline void resolve_scalars(const Program& p, const InstructionSpec& is, Instruction& ins) {
+  for (std::size_t i = 0; i < ins.operands.size(); ++i) {
+    Operand& op = ins.operands[i];
+    if (op.state != OperandState::scalar) continue;
+    uint32_t raw = static_cast<uint32_t>(op.integer);
+    if (scalar_is_integer(p, is, ins, static_cast<int>(i))) {
+      op.state = OperandState::integer;
+      op.integer = static_cast<int32_t>(raw);
+    } else {
+      op.scalar = std::bit_cast<float>(raw);
+      op.integer = 0;
+    }
+  }
+}
+
+}  // namespace nisa::nbin

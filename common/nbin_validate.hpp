@@ -1,0 +1,22 @@
+// Checks of a decoded program beyond the format itself: what the assembler
+// would have refused (program_check.hpp), reported at the byte offset of the
+// tensor record or the operand's field.
+#pragma once
+#include <cstddef>
+#include <string>
+#include <vector>
+
+#include "program.hpp"
+#include "spec.hpp"
+
+namespace nisa::nbin {
+
+// Throws InputError("FILE: error: tensor NAME: <reason> at byte AT").
+void validate_tensor(const Spec& spec, const Program& p, int tensor, const std::string& file, std::size_t at);
+
+// Throws InputError("FILE: error: WHERE, operand X: <reason> at byte B"), B the
+// operand's field offset (operand_at) or the instruction's (at).
+void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, const std::string& file,
+                          const std::string& where, const std::vector<std::size_t>& operand_at, std::size_t at);
+
+}  // namespace nisa::nbin

@@ -1,0 +1,26 @@
+; More than 20 errors: the first 20 are reported, then one line says it stopped.
+bad_instruction_0 dst=x
+bad_instruction_1 dst=x
+bad_instruction_2 dst=x
+bad_instruction_3 dst=x
+bad_instruction_4 dst=x
+bad_instruction_5 dst=x
+bad_instruction_6 dst=x
+bad_instruction_7 dst=x
+bad_instruction_8 dst=x
+bad_instruction_9 dst=x
+bad_instruction_10 dst=x
+bad_instruction_11 dst=x
+bad_instruction_12 dst=x
+bad_instruction_13 dst=x
+bad_instruction_14 dst=x
+bad_instruction_15 dst=x
+bad_instruction_16 dst=x
+bad_instruction_17 dst=x
+bad_instruction_18 dst=x
+bad_instruction_19 dst=x
+bad_instruction_20 dst=x
+bad_instruction_21 dst=x
+bad_instruction_22 dst=x
+bad_instruction_23 dst=x
+bad_instruction_24 dst=x
