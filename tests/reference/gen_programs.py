@@ -13,6 +13,7 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
 from gen_builder import ProgramBuilder  # noqa: E402
@@ -258,6 +259,35 @@ def write_program(folder, text, inputs, expected, tolerance):
         json.dump(tolerance, f)
 
 
+def coverage(texts):
+    """Counts of what a set of programs exercises (mnemonics, dtypes, flags, commands)."""
+    import collections
+    count = collections.Counter()
+    for text in texts:
+        prog = nasm_reader.read_program(text)
+        count["arch " + prog.arch] += 1
+        for d in prog.decls.values():
+            count[f"dtype {d.dtype}"] += 1
+            count[f"memory {d.memory}"] += 1
+            if d.offset is not None:
+                count["explicit @ offset"] += 1
+        count[".rept"] += text.count(".rept")
+        for ins in prog.instrs:
+            count[ins.mnemonic] += 1
+            for key, value in ins.ops.items():
+                if key in ("reduce_cmd", "reduce_op", "op", "op0", "op1", "comp_op0", "comp_op1"):
+                    count[f"{ins.mnemonic} {key}={value}"] += 1
+                elif isinstance(value, bool) and value:
+                    count[f"{ins.mnemonic} {key}=true"] += 1
+                elif key in ("on_false", "imm0", "imm1", "operand0", "operand1", "scale", "bias", "src"):
+                    kind = "tile" if isinstance(value, nasm_reader.View) else "scalar"
+                    count[f"{ins.mnemonic} {key} {kind}"] += 1
+                if isinstance(value, nasm_reader.View) and prog.decls[value.name].memory != "hbm":
+                    start, cnt = value.dims[0][0], value.dims[0][1]
+                    count[f"partition start {start if start in (0, 32, 64, 96) else 'other'}"] += 1
+    return count
+
+
 def program_seed(seed, index):
     return seed * 100003 + index
 
@@ -266,8 +296,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--stats", action="store_true", help="print what the programs cover instead of writing them")
     args = ap.parse_args(argv)
+    if args.stats:
+        count = coverage(generate(program_seed(args.seed, k))[0] for k in range(args.count))
+        for key in sorted(count):
+            print(f"{count[key]:7d}  {key}")
+        return 0
     for k in range(args.count):
         text, inputs, expected, tol = generate(program_seed(args.seed, k))
         write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)

@@ -275,5 +275,24 @@ dma_copy dst=y, src=t
         self.assertEqual(out["y"].tolist(), [[-2] * 3 + [-5] * 3 + [-8] * 3 + [-11] * 3])
 
 
+class GeneratedPrograms(unittest.TestCase):
+    def test_generated_programs_respect_the_spec(self):  # S1.5, isa-spec operand rules
+        import gen_programs
+        import nasm_reader
+        import spec_lint
+        for k in range(60):
+            text, inputs, expected, _ = gen_programs.generate(gen_programs.program_seed(77, k))
+            self.assertEqual(spec_lint.lint(nasm_reader.read_program(text)), [], text)
+            self.assertTrue(expected, "every program dumps outputs")
+
+    def test_generation_is_deterministic(self):
+        import gen_programs
+        a = gen_programs.generate(12345)
+        b = gen_programs.generate(12345)
+        self.assertEqual(a[0], b[0])
+        for name in a[2]:
+            np.testing.assert_array_equal(a[2][name], b[2][name])
+
+
 if __name__ == "__main__":
     unittest.main()
