@@ -48,6 +48,14 @@ using Fp8e4m3 = Format<4, 3, true>;     // NKI float8_e4m3: max finite 240
 using Fp8e4m3fn = Format<4, 3, false>;  // NKI float8_e4m3fn: max finite 448
 using Fp8e5m2 = Format<5, 2, true>;     // max finite 57344
 
+// cond ? if_true : if_false, as bit masking: keeps the compiler from turning a
+// select whose arm holds a float operation into a branch (which blocks
+// vectorisation under the default -ftrapping-math).
+constexpr uint32_t select_bits(bool cond, uint32_t if_true, uint32_t if_false) {
+  const uint32_t mask = 0u - static_cast<uint32_t>(cond);
+  return (if_true & mask) | (if_false & ~mask);
+}
+
 // float32 -> format code (the low 1+exp_bits+man_bits bits), round to nearest,
 // ties to even (S2.2). NaN becomes the format's canonical quiet NaN with the
 // input's sign; ieee formats overflow to inf, the fn format saturates (inf too).
@@ -75,11 +83,11 @@ constexpr uint32_t narrow_from_f32(float x) {
     constexpr uint32_t magic_bits = Fmt::min_normal_f32_bits + (static_cast<uint32_t>(Fmt::shift) << 23);
     const float sum = std::bit_cast<float>(a) + std::bit_cast<float>(magic_bits);
     const uint32_t subnormal = std::bit_cast<uint32_t>(sum) - magic_bits;
-    code = a < Fmt::min_normal_f32_bits ? subnormal : code;
+    code = select_bits(a < Fmt::min_normal_f32_bits, subnormal, code);
   }
-  if constexpr (!Fmt::ieee) code = code < Fmt::max_finite_code ? code : Fmt::max_finite_code;
-  code = a >= Fmt::overflow_f32_bits ? (Fmt::ieee ? Fmt::inf_code : Fmt::max_finite_code) : code;
-  code = a > 0x7F800000u ? Fmt::nan_code : code;
+  if constexpr (!Fmt::ieee) code = select_bits(code < Fmt::max_finite_code, code, Fmt::max_finite_code);
+  code = select_bits(a >= Fmt::overflow_f32_bits, Fmt::ieee ? Fmt::inf_code : Fmt::max_finite_code, code);
+  code = select_bits(a > 0x7F800000u, Fmt::nan_code, code);
   return code | sign;
 }
 
@@ -95,12 +103,12 @@ constexpr float widen_to_f32(uint32_t code) {
     // Subnormal: 2^(1-bias) * (1 + m) - 2^(1-bias) = 2^(1-bias) * m, exactly.
     const uint32_t lifted = shifted + Fmt::min_normal_f32_bits;
     const float subnormal = std::bit_cast<float>(lifted) - std::bit_cast<float>(Fmt::min_normal_f32_bits);
-    bits = exp == 0 ? std::bit_cast<uint32_t>(subnormal) : bits;
+    bits = select_bits(exp == 0, std::bit_cast<uint32_t>(subnormal), bits);
   }
   if constexpr (Fmt::ieee) {
-    bits = exp == Fmt::exp_all_ones ? (shifted | 0x7F800000u) : bits;
+    bits = select_bits(exp == Fmt::exp_all_ones, shifted | 0x7F800000u, bits);
   } else {
-    bits = a == Fmt::magnitude_mask ? 0x7FC00000u : bits;
+    bits = select_bits(a == Fmt::magnitude_mask, 0x7FC00000u, bits);
   }
   return std::bit_cast<float>(bits | sign);
 }

@@ -1,0 +1,238 @@
+// `nisa isa --markdown`: the instruction reference, generated from the spec
+// alone (STYLE.md: one description drives everything, like riscv-opcodes'
+// generated docs). Nothing here knows about any particular instruction.
+#include "isa_reference.hpp"
+
+#include <bit>
+#include <cmath>
+#include <sstream>
+
+#include "float_text.hpp"
+
+namespace nisa {
+
+namespace {
+
+// Concatenation without `"literal" + temporary`, which g++ 12 warns about
+// falsely (-Wrestrict) at -O3.
+template <class... Parts>
+std::string cat(const Parts&... parts) {
+  std::string s;
+  ((s += parts), ...);
+  return s;
+}
+
+std::string code(const std::string& s) { return cat("`", s, "`"); }
+
+// Text inside a Markdown table cell: a '|' would end the cell.
+std::string cell(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '|') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
+std::string join(const std::vector<std::string>& items, const std::string& sep) {
+  std::string s;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i) s += sep;
+    s += items[i];
+  }
+  return s;
+}
+
+std::string number_text(double v) {
+  if (v == std::floor(v) && std::fabs(v) < 1e15) return std::to_string(static_cast<int64_t>(v));
+  std::ostringstream os;
+  os << v;
+  return os.str();
+}
+
+std::string memories_text(const std::vector<Memory>& ms) {
+  std::vector<std::string> names;
+  for (Memory m : ms) names.emplace_back(memory_name(m));
+  return join(names, ", ");
+}
+
+std::string enum_values_text(const Spec& spec, const OperandSpec& os) {
+  const EnumSpec& e = spec.enums[static_cast<std::size_t>(os.enum_id)];
+  std::vector<std::string> names;
+  for (std::size_t v = 0; v < e.values.size(); ++v)
+    if (os.allows_enum_value(static_cast<int>(v))) names.push_back(code(e.values[v].name));
+  return join(names, ", ");
+}
+
+std::string default_text(const Spec& spec, const OperandSpec& os) {
+  if (os.required) return "required";
+  if (!os.default_value) return "optional (no default)";
+  const DefaultValue& d = *os.default_value;
+  switch (os.kind) {
+    case OperandKind::enumeration:
+      return cat("default ", code(spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(d.enum_index)].name));
+    case OperandKind::boolean: return cat("default ", code(d.boolean ? "true" : "false"));
+    case OperandKind::integer: return cat("default ", code(number_text(d.number)));
+    default: return cat("default ", code(float32_text(static_cast<float>(d.number))));
+  }
+}
+
+std::string values_text(const Spec& spec, const InstructionSpec& is, const OperandSpec& os) {
+  switch (os.kind) {
+    case OperandKind::enumeration:
+      return cat(spec.enums[static_cast<std::size_t>(os.enum_id)].name, ": ", enum_values_text(spec, os));
+    case OperandKind::integer: return cat("[", number_text(static_cast<double>(os.int_min)), ", ", number_text(static_cast<double>(os.int_max)), "]");
+    case OperandKind::boolean: return "`true`, `false`";
+    default: break;
+  }
+  std::string s;
+  if (os.only_scalar) s = cat("only ", code(float32_text(*os.only_scalar)));
+  if (os.integer_if_dtype_of >= 0) s += cat(s.empty() ? "" : "; ", "float32, or int32 when the dtype of ", code(is.operands[static_cast<std::size_t>(os.integer_if_dtype_of)].name), " is an integer");
+  return s;
+}
+
+std::string operand_name(const InstructionSpec& is, int i) { return code(is.operands[static_cast<std::size_t>(i)].name); }
+
+std::string enum_value_name(const Spec& spec, const InstructionSpec& is, int operand, int value) {
+  const OperandSpec& os = is.operands[static_cast<std::size_t>(operand)];
+  if (os.kind == OperandKind::boolean) return code(value ? "true" : "false");
+  return code(spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(value)].name);
+}
+
+// One constraint of the spec, in words.
+std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckSpec& c) {
+  std::string a = c.a >= 0 ? operand_name(is, c.a) : "", b = c.b >= 0 ? operand_name(is, c.b) : "";
+  switch (c.kind) {
+    case CheckKind::same_shape: return a + " and " + b + " have the same partition count and elements per partition (S1.4)";
+    case CheckKind::same_partitions: return a + " and " + b + " cover the same partitions (same first partition and count)";
+    case CheckKind::same_dtype: return a + " and " + b + " have the same dtype (when " + b + " is a tensor)";
+    case CheckKind::same_dtype_if_tensors: return "when both are tensors, " + a + " and " + b + " have the same dtype";
+    case CheckKind::column_of: return a + ", when a tensor, is one column `[P, 1]` with the partition count of " + b;
+    case CheckKind::one_more_element: return a + " has exactly one more element per partition than " + b;
+    case CheckKind::not_both_in: return cat(a, " and ", b, " are not both in ", memory_name(c.memory));
+    case CheckKind::allowed_pairs: {
+      std::vector<std::string> pairs;
+      for (auto [x, y] : c.pairs) pairs.push_back(cat("(", enum_value_name(spec, is, c.a, x), ", ", enum_value_name(spec, is, c.b, y), ")"));
+      return cat("(", a, ", ", b, ") is one of ", join(pairs, ", "));
+    }
+    case CheckKind::requires_operand: {
+      std::vector<std::string> vals;
+      for (int v : c.values) vals.push_back(enum_value_name(spec, is, c.a, v));
+      std::string s = cat("if ", a, c.values_negated ? " is not " : " is ", join(vals, " or "), ", then ", b, " is given");
+      if (c.then_not >= 0) s += cat(" and is not ", enum_value_name(spec, is, c.b, c.then_not));
+      return s;
+    }
+    case CheckKind::index_below:
+      return cat("|", a, " + i| < ", number_text(static_cast<double>(c.limit)), " for every free index i of ", b);
+  }
+  return "";
+}
+
+void write_encoding(std::ostringstream& out, const Spec& spec, const InstructionSpec& is) {
+  out << "\n**Encoding** (fields in this order after the " << spec.opcode_bits << "-bit opcode " << is.opcode << "):\n\n";
+  out << "| field | bits | coded as |\n|---|---:|---|\n";
+  int fixed = spec.opcode_bits;
+  out << "| opcode | " << spec.opcode_bits << " | " << is.opcode << " |\n";
+  for (const FieldSpec& f : is.encoding) {
+    const OperandSpec& os = is.operands[static_cast<std::size_t>(f.operand)];
+    std::string how;
+    int flags = os.optional_without_default() ? 1 : 0;
+    if (flags) how = "1 presence bit, then ";
+    switch (os.kind) {
+      case OperandKind::tensor: how += "tensor index, then the view"; break;
+      case OperandKind::tensor_or_scalar: how += "1 kind bit, then tensor index and view, or a 32-bit scalar"; ++flags; break;
+      case OperandKind::scalar: how += os.integer_if_dtype_of >= 0 ? "float32 or int32 bits" : "float32 bits"; break;
+      case OperandKind::enumeration: how += "value index"; break;
+      case OperandKind::boolean: how += "bit"; break;
+      case OperandKind::integer: how += "two's complement"; break;
+    }
+    out << "| " << code(os.name) << " | " << f.bits << (flags ? " + " + std::to_string(flags) : "") << " | " << how << " |\n";
+    fixed += f.bits + flags;
+  }
+  out << "\nFixed bits: " << fixed << " (opcode, fields and flag bits; tensor-or-scalar operands in tensor form, whose scalar "
+      << "form takes 32 bits instead of the index). Each tensor view adds 1 bit when it is the whole tensor; otherwise per dimension "
+      << "1 bit (whole dimension) or 1 + " << spec.slice_encoding.start_bits << " + " << spec.slice_encoding.count_bits
+      << " + 1 (+ " << spec.slice_encoding.step_bits << " with a step) bits.\n";
+}
+
+void write_cost(std::ostringstream& out, const InstructionSpec& is) {
+  const CostSpec& c = is.cost;
+  out << "\n**Cost** (cycles, S6): " << code(c.cycles) << (c.estimate ? " — *estimate* (no public figure)" : "") << "\n";
+  for (const CostCase& cc : c.cases) {
+    std::vector<std::string> names;
+    for (int o : cc.operands) names.push_back(operand_name(is, o));
+    out << "- when " << join(names, " and ") << " are all in " << memory_name(cc.memory) << ": " << code(cc.cycles) << "\n";
+  }
+  for (const auto& [o, extra] : c.extra_if_present) out << "- plus " << code(extra) << " when " << operand_name(is, o) << " is given\n";
+}
+
+void write_instruction(std::ostringstream& out, const Spec& spec, const InstructionSpec& is) {
+  out << "\n### " << is.name << "\n\n";
+  out << "Engine: " << engine_name(is.engine) << " · first arch: " << is.first_arch << " (NeuronCore-v" << is.first_arch_version
+      << ") · opcode " << is.opcode << "\n\n"
+      << is.description << "\n\n";
+  out << "| operand | kind | required / default | memories | dtypes | values | description |\n|---|---|---|---|---|---|---|\n";
+  for (const OperandSpec& os : is.operands)
+    out << "| " << code(os.name) << " | " << operand_kind_name(os.kind) << " | " << default_text(spec, os) << " | "
+        << memories_text(os.memories) << " | " << os.dtypes_text << " | " << values_text(spec, is, os) << " | " << cell(os.description) << " |\n";
+  if (!is.checks.empty()) {
+    out << "\n**Constraints:**\n\n";
+    for (const CheckSpec& c : is.checks) out << "- " << check_text(spec, is, c) << "\n";
+  }
+  write_encoding(out, spec, is);
+  write_cost(out, is);
+}
+
+void write_tables(std::ostringstream& out, const Spec& spec) {
+  out << "\n## Enums\n\n| enum | index: value (aliases) |\n|---|---|\n";
+  for (const EnumSpec& e : spec.enums) {
+    std::vector<std::string> vals;
+    for (std::size_t i = 0; i < e.values.size(); ++i) {
+      std::string v = cat(std::to_string(i), ": ", code(e.values[i].name));
+      if (!e.values[i].aliases.empty()) v += cat(" (", join(e.values[i].aliases, ", "), ")");
+      vals.push_back(v);
+    }
+    out << "| " << e.name << " | " << join(vals, ", ") << " |\n";
+  }
+  out << "\n## Dtypes\n\n| dtype | bytes | aliases |\n|---|---:|---|\n";
+  for (const DtypeSpec& d : spec.dtypes) out << "| " << code(d.name) << " | " << d.size << " | " << join(d.aliases, ", ") << " |\n";
+  out << "\n## Archs\n\n| arch | NeuronCore | SBUF bytes/partition | PSUM bytes/partition | PSUM bank bytes |";
+  for (int e = 0; e < kEngineCount; ++e) out << " " << engine_name(static_cast<Engine>(e)) << " GHz |";
+  out << "\n|---|---|---:|---:|---:|";
+  for (int e = 0; e < kEngineCount; ++e) out << "---:|";
+  out << "\n";
+  for (const ArchSpec& a : spec.archs) {
+    out << "| " << a.name << (spec.archs[static_cast<std::size_t>(spec.default_arch)].name == a.name ? " (default)" : "") << " | "
+        << a.neuroncore << " | " << a.sbuf_partition_bytes << " | " << a.psum_partition_bytes << " | " << a.psum_bank_bytes << " |";
+    for (double ghz : a.clock_ghz) out << " " << number_text(ghz) << " |";
+    out << "\n";
+  }
+  out << "\n## Engines\n\n| engine | memories | partition alignment (S1.5) |\n|---|---|---|\n";
+  for (const EngineSpec& e : spec.engines)
+    out << "| " << engine_name(e.engine) << " | " << memories_text(e.memories) << " | " << (e.partition_alignment ? "yes" : "no") << " |\n";
+  out << "\n## Cost constants\n\n| name | value |\n|---|---:|\n";
+  for (const auto& [name, value] : spec.cost_constants) out << "| " << name << " | " << number_text(value) << " |\n";
+  out << "\n## Binary encoding\n\nOpcode: " << spec.opcode_bits << " bits. Tensor slices: start " << spec.slice_encoding.start_bits
+      << " bits, count " << spec.slice_encoding.count_bits << " bits, step " << spec.slice_encoding.step_bits
+      << " bits. Operands follow each instruction's field order above; see docs/NBIN.md for the whole file layout.\n";
+}
+
+}  // namespace
+
+std::string isa_reference_markdown(const Spec& spec) {
+  std::ostringstream out;
+  out << "<!-- Generated by `nisa isa --markdown` from the ISA spec " << spec_id_hex(spec.id) << ". Do not edit by hand. -->\n";
+  out << "# " << spec.name << "\n\n";
+  out << "Spec id " << code(spec_id_hex(spec.id)) << " (stamped into every .nbin). " << spec.instructions.size()
+      << " instructions; " << spec.partitions << " partitions.\n\n";
+  out << "| instruction | opcode | engine | first arch | description |\n|---|---:|---|---|---|\n";
+  for (const InstructionSpec& is : spec.instructions)
+    out << "| [" << is.name << "](#" << is.name << ") | " << is.opcode << " | " << engine_name(is.engine) << " | " << is.first_arch
+        << " | " << cell(is.description) << " |\n";
+  out << "\n## Instructions\n";
+  for (const InstructionSpec& is : spec.instructions) write_instruction(out, spec, is);
+  write_tables(out, spec);
+  return out.str();
+}
+
+}  // namespace nisa
