@@ -179,6 +179,10 @@ class ProgramBuilder:
             v = np.where(r < 0.03, 0.0, v)
             v = np.where((r >= 0.03) & (r < 0.05), -0.0, v)
             v = np.where((r >= 0.05) & (r < 0.07), rng.uniform(-1e5, 1e5, size=shape), v)
+            if self.chance(0.3):  # S2.1: NaN propagates (np.maximum semantics); inf saturates ints
+                v = np.where((r >= 0.07) & (r < 0.075), np.nan, v)
+                v = np.where((r >= 0.075) & (r < 0.08), np.inf, v)
+                v = np.where((r >= 0.08) & (r < 0.085), -np.inf, v)
         return ref_dtypes.round_to(dtype, v.astype(np.float32)).astype(np.float64)
 
     # ---- moving tiles in and out (DMA has no partition alignment rule, S1.5) ----

@@ -8,6 +8,7 @@ outputs computed by the independent model nki_ref.py.
 import argparse
 import json
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -247,6 +248,7 @@ def generate(seed):
 
 
 def write_program(folder, text, inputs, expected, tolerance):
+    shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(os.path.join(folder, "inputs"), exist_ok=True)
     os.makedirs(os.path.join(folder, "expected"), exist_ok=True)
     with open(os.path.join(folder, "prog.nasm"), "w") as f:
