@@ -110,6 +110,13 @@ class ProgramBuilder:
             return self.pick([0, 64]), int(self.rng.integers(33, 65))
         return 0, int(self.rng.integers(65, 129))
 
+    def shifted(self, start, count, p=0.2):
+        """Sometimes another S1.5-aligned start for an operand of `count` partitions."""
+        if not self.chance(p):
+            return start
+        starts = [0] if count > 64 else [0, 64] if count > 32 else [0, 32, 64, 96]
+        return self.pick([st for st in starts if st + count <= 128])
+
     def sub_lanes(self, start, count):
         """An aligned 1..32-partition range inside [start, start+count)."""
         options = [s for s in (0, 32, 64, 96) if start <= s < start + count]
@@ -267,7 +274,7 @@ class ProgramBuilder:
     def column(self, pstart, pcount, lo, hi, dtype="f32", mem=None):
         """A [P, 1] tile of per-partition values in [lo, hi]; returns (tile, values[P, 1])."""
         mem = mem or ("psum" if self.chance(0.15) else "sbuf")
-        t = self.tile(dtype, pstart, pcount, [1], mem)
+        t = self.tile(dtype, self.shifted(pstart, pcount), pcount, [1], mem)
         return t, self.load(t, self.values(dtype, (pcount, 1), lo, hi))
 
     def text(self):

@@ -3,7 +3,8 @@
 
     run_random.py --count N --seed S [--first K] [--keep DIR] [--nisa PATH] [--keep-going]
 
-For each program: `nisa run prog.nasm --input NAME=FILE ... --dump out/`, then
+For each program: `nisa run prog.nasm --input NAME=FILE ... --dump out/` (every
+second and third program runs the assembled .nbin, or its `nisa dis` text), then
 `nisa diff expected/ out/ --rtol R --atol A`. On a failure it prints the program,
 nisa's output and the command that reproduces it, and exits 1.
 """
@@ -17,13 +18,31 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402
 
+FORMS = ["nasm", "nbin", "dis"]
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
-def run_one(nisa, folder, tolerance):
+def prepare(nisa, folder, form):
+    """The program in the form nisa runs: source text, assembled .nbin, or the .nbin disassembled."""
+    if form == "nasm":
+        return "prog.nasm", None
+    steps = [[nisa, "asm", "prog.nasm", "-o", "prog.nbin"]]
+    if form == "dis":
+        steps.append([nisa, "dis", "prog.nbin", "-o", "dis.nasm"])
+    for cmd in steps:
+        r = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=60)
+        if r.returncode != 0:
+            return None, f"$ {' '.join(cmd)}\nexit {r.returncode}\n{r.stdout}{r.stderr}"
+    return ("dis.nasm" if form == "dis" else "prog.nbin"), None
+
+
+def run_one(nisa, folder, tolerance, form="nasm"):
     """Returns None if nisa agrees with the model, else a description of the failure."""
     inputs = sorted(os.listdir(os.path.join(folder, "inputs")))
-    cmd = [nisa, "run", "prog.nasm", "--dump", "out"]
+    program, problem = prepare(nisa, folder, form)
+    if problem:
+        return problem
+    cmd = [nisa, "run", program, "--dump", "out"]
     for f in inputs:
         cmd += ["--input", f"{f[:-4]}=inputs/{f}"]
     run = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=60)
@@ -53,14 +72,15 @@ def main(argv=None):
         folder = os.path.join(root, f"prog_{k}")
         text, inputs, expected, tolerance = gen_programs.generate(seed)
         gen_programs.write_program(folder, text, inputs, expected, tolerance)
-        problem = run_one(args.nisa, folder, tolerance)
+        form = FORMS[k % len(FORMS)]  # every path into the interpreter: text, .nbin, dis output
+        problem = run_one(args.nisa, folder, tolerance, form)
         done = k - args.first + 1
         if problem is None:
             if done % 25 == 0 or done == args.count:
                 print(f"[{done}/{args.count}] ok", flush=True)
             continue
         failures.append(k)
-        print(f"[{done}/{args.count}] FAILED: program {k} (generator seed {seed})\n"
+        print(f"[{done}/{args.count}] FAILED: program {k} (generator seed {seed}, run as {form})\n"
               f"---- {folder}/prog.nasm\n{text}---- nisa\n{problem}\n"
               f"reproduce: {sys.argv[0]} --seed {args.seed} --first {k} --count 1 --keep DIR --nisa {args.nisa}",
               flush=True)
