@@ -95,10 +95,27 @@ class ProgramBuilder:
             elif isinstance(value, bool):
                 value = "true" if value else "false"
             elif isinstance(value, (float, np.floating)):
-                value = fmt(value)
+                value = self.literal(float(value))
+            elif isinstance(value, (int, np.integer)) and value >= 0 and self.chance(0.1):
+                value = hex(int(value))  # LANGUAGE.md 2: 0x integers
             parts.append(f"{key}={value}")
         sep = ", " if self.chance(0.8) else ","
-        self.emit(f"{mnemonic} {sep.join(parts)}")
+        comment = self.pick(["  ; ", "  # "]) + "note" if self.chance(0.05) else ""
+        self.emit(f"{mnemonic} {sep.join(parts)}{comment}")
+
+    def literal(self, x):
+        """A float scalar as a literal, an .equ name or a small expression (LANGUAGE.md 2.1)."""
+        text = fmt(x)
+        r = self.rng.random()
+        if r < 0.05:
+            name = self.fresh("C")
+            self.emit(f".equ {name}, {text}")
+            return name
+        if r < 0.08 and np.isfinite(x) and x != 0 and not np.signbit(x):
+            return f"-(-{text})"
+        if r < 0.1 and np.isfinite(x) and float(np.float32(x * 2)) == x * 2 and abs(x) < 1e30:
+            return f"({fmt(x * 2)})/2"
+        return text
 
     # ---- shapes and partitions ----
     def lanes(self):
