@@ -113,7 +113,7 @@ class ProgramBuilder:
             return name
         if r < 0.08 and np.isfinite(x) and x != 0 and not np.signbit(x):
             return f"-(-{text})"
-        if r < 0.1 and np.isfinite(x) and float(np.float32(x * 2)) == x * 2 and abs(x) < 1e30:
+        if r < 0.1 and np.isfinite(x) and abs(x) < 1e30 and float(np.float32(x * 2)) == x * 2:
             return f"({fmt(x * 2)})/2"
         return text
 

@@ -18,7 +18,7 @@ import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
 from gen_builder import ProgramBuilder  # noqa: E402
-from gen_instructions import (FLOATS, INTS, any_dtype, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
+from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
                               emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_scalar import emit_scalar_acc  # noqa: E402
@@ -41,6 +41,22 @@ def block_dma(b):
     t.whole = t.whole and s == 0
     b.load(t, b.values(dtype, (c, t.elems), -1000, 1000, specials=True))
     b.store(t)
+
+
+def block_psum_wide(b):
+    """A PSUM tile spanning several 2 KiB banks (LANGUAGE.md 2.1), processed on Vector and Scalar."""
+    s, c = b.lanes()
+    n = int(b.rng.integers(520, 1000))
+    t = b.tile("f32", s, c, [n], "psum")
+    b.features.add("psum_wide")
+    b.load(t, b.values("f32", (c, n), -3, 3))
+    emit = b.pick(["tensor_reduce", "activation"])
+    out = b.tile("f32", s, c, [1] if emit == "tensor_reduce" else [n], compute_mem(b))
+    if emit == "tensor_reduce":
+        b.instr("tensor_reduce", dst=out, data=t, op=b.pick(["maximum", "minimum", "abs_max"]))
+    else:
+        b.instr("activation", dst=out, op=b.pick(["tanh", "relu", "square"]), data=t, scale=0.5)
+    b.store(out)
 
 
 def block_vector_acc(b):
@@ -228,6 +244,7 @@ BLOCKS = [  # (block, weight, needs)
     (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
     (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
     (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
+    (block_psum_wide, 0.3, None),
 ]
 
 
