@@ -65,6 +65,7 @@ def main(argv=None):
     ap.add_argument("--keep-going", action="store_true", help="run all programs, then report every failure")
     args = ap.parse_args(argv)
 
+    args.nisa = os.path.abspath(args.nisa)  # nisa runs inside each program's folder
     root = args.keep or tempfile.mkdtemp(prefix="nisa_random_")
     failures = []
     for k in range(args.first, args.first + args.count):
