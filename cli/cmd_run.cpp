@@ -1,9 +1,171 @@
-// nisa run (LANGUAGE.md section 1). Not built yet: refuses with exit 2.
+// nisa run (LANGUAGE.md section 1): load a .nbin (or assemble a .nasm in
+// memory), fill input/inout HBM tensors from --input .npy files or their
+// `= INIT`, execute (with --strict hazard tracking if asked), and dump
+// output/inout tensors (and with --dump-state the SBUF, PSUM and accumulator
+// state) as .npy files: all files are encoded first and renamed into place
+// only once every one was written, so a failed run leaves no .npy behind.
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <iostream>
+#include <map>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "assembler.hpp"
 #include "commands.hpp"
 #include "error.hpp"
+#include "file_io.hpp"
+#include "interpreter.hpp"
+#include "lanes.hpp"
+#include "nbin.hpp"
+#include "npy.hpp"
+#include "numbers.hpp"
+#include "spec.hpp"
 
 namespace nisa {
+namespace {
 
-int command_run(const RunOptions&) { throw InputError("nisa: error: 'run' is not implemented yet"); }
+bool ends_with(const std::string& s, const std::string& suffix) {
+  return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+Program load_program(const Spec& spec, const std::string& path) {
+  if (ends_with(path, ".nasm")) {
+    AssembleResult result = assemble(spec, read_file_text(path), path);
+    if (!result.diagnostics.empty()) {
+      for (const Diagnostic& d : result.diagnostics) std::cerr << format_diagnostic(d);
+      throw DiagnosticsReported(kExitBadInput);
+    }
+    return std::move(result.program);
+  }
+  return decode_program(spec, read_file_bytes(path), path);
+}
+
+// `= INIT`: a fill value, or iota (row-major element index), in the tensor's dtype.
+void fill_from_init(const TensorDecl& t, std::vector<uint8_t>& bytes) {
+  const std::size_t size = dtype_size(t.dtype);
+  const std::size_t count = bytes.size() / size;
+  if (t.init == InitKind::iota) {
+    for (std::size_t i = 0; i < count; ++i) {
+      const uint32_t bits = bits_from_i64(t.dtype, static_cast<int64_t>(i));
+      std::memcpy(bytes.data() + i * size, &bits, size);
+    }
+    return;
+  }
+  const uint32_t bits = t.init_value.state == OperandState::integer ? bits_from_i64(t.dtype, t.init_value.integer)
+                                                                    : bits_from_f32(t.dtype, t.init_value.scalar);
+  for (std::size_t i = 0; i < count; ++i) std::memcpy(bytes.data() + i * size, &bits, size);
+}
+
+void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) {
+  std::map<std::string, std::string> given;  // tensor name -> .npy path
+  for (const std::string& arg : o.inputs) {
+    const std::size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size())
+      throw InputError(file_error(o.program, "--input '" + arg + "' is not NAME=FILE.npy"));
+    const std::string name = arg.substr(0, eq);
+    int found = -1;
+    for (std::size_t t = 0; t < program.tensors.size(); ++t)
+      if (program.tensors[t].name == name) found = static_cast<int>(t);
+    if (found < 0) throw InputError(file_error(o.program, "--input " + name + ": no tensor named '" + name + "'"));
+    const TensorDecl& d = program.tensors[static_cast<std::size_t>(found)];
+    if (d.memory != Memory::hbm || (d.role != Role::input && d.role != Role::inout))
+      throw InputError(file_error(o.program, "--input " + name + ": tensor '" + name + "' (line " +
+                                                 std::to_string(d.line) + ") is not declared input or inout"));
+    if (!given.emplace(name, arg.substr(eq + 1)).second)
+      throw InputError(file_error(o.program, "--input " + name + " is given twice"));
+  }
+  for (std::size_t t = 0; t < program.tensors.size(); ++t) {
+    const TensorDecl& d = program.tensors[t];
+    if (d.memory != Memory::hbm || (d.role != Role::input && d.role != Role::inout)) continue;
+    std::vector<uint8_t>& bytes = machine.hbm[t];
+    const auto it = given.find(d.name);
+    if (it != given.end()) {
+      bytes = load_tensor_npy(it->second, d.dtype, d.shape, d.name, d.line);
+    } else if (d.init != InitKind::none) {
+      fill_from_init(d, bytes);
+    } else {
+      throw InputError(program.file + ":" + std::to_string(d.line) + ": error: input tensor '" + d.name +
+                       "' has no --input " + d.name + "=FILE.npy and no '= INIT' in its declaration");
+    }
+  }
+}
+
+struct PendingFile {
+  std::string path;
+  std::vector<uint8_t> bytes;
+};
+
+// Writes every file under a temporary name, then renames them all; on any
+// failure removes the temporaries (LANGUAGE.md 1: the folder holds no .npy).
+void write_all_or_nothing(const std::string& dir, const std::vector<PendingFile>& files) {
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  if (ec) throw InputError(file_error(dir, "cannot create folder: " + ec.message()));
+  std::vector<std::string> temps;
+  auto discard = [&] {
+    for (const std::string& t : temps) std::remove(t.c_str());
+  };
+  try {
+    for (const PendingFile& f : files) {
+      const std::string temp = f.path + ".partial";
+      write_file_atomically(temp, f.bytes);
+      temps.push_back(temp);
+    }
+  } catch (...) {
+    discard();
+    throw;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::filesystem::rename(temps[i], files[i].path, ec);
+    if (ec) {
+      for (std::size_t j = 0; j < i; ++j) std::remove(files[j].path.c_str());
+      discard();
+      throw InputError(file_error(files[i].path, "cannot write: " + ec.message()));
+    }
+  }
+}
+
+std::vector<PendingFile> output_files(const Program& program, const Machine& machine, const std::string& dir) {
+  std::vector<PendingFile> files;
+  for (std::size_t t = 0; t < program.tensors.size(); ++t) {
+    const TensorDecl& d = program.tensors[t];
+    if (d.memory != Memory::hbm || (d.role != Role::output && d.role != Role::inout)) continue;
+    files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, machine.hbm[t])});
+  }
+  return files;
+}
+
+std::vector<PendingFile> state_files(const Machine& machine, const std::string& dir) {
+  auto bytes_of = [](const auto& array) {
+    return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(array.data()), array.size() * sizeof(array[0]));
+  };
+  return {
+      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.sbuf_partition_bytes}, machine.sbuf)},
+      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.psum_partition_bytes}, machine.psum)},
+      {dir + "/vector_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))},
+      {dir + "/scalar_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))},
+  };
+}
+
+}  // namespace
+
+int command_run(const RunOptions& o) {
+  if (o.profile || !o.trace_file.empty())
+    throw InputError("nisa: error: --profile and --trace are not available yet (cost model: a later issue)");
+  const Spec& spec = active_spec();
+  const Program program = load_program(spec, o.program);
+  Machine machine = make_machine(spec, program);
+  fill_inputs(program, o, machine);
+  const std::vector<Step> steps = predecode(spec, program, machine);
+  if (o.strict) execute_strict(program, steps, machine);
+  else execute(steps, machine);
+  if (!o.dump_dir.empty()) write_all_or_nothing(o.dump_dir, output_files(program, machine, o.dump_dir));
+  if (!o.dump_state_dir.empty()) write_all_or_nothing(o.dump_state_dir, state_files(machine, o.dump_state_dir));
+  return kExitOk;
+}
 
 }  // namespace nisa

@@ -1,0 +1,146 @@
+#include "tensor_compare.hpp"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <type_traits>
+
+#include "numbers.hpp"
+
+namespace nisa {
+namespace {
+
+struct Float16 {};  // NumPy float16: read through Element<f16>
+
+template <class T>
+constexpr bool kIsFloat = std::is_same_v<T, Float16> || std::is_floating_point_v<T>;
+
+template <class T>
+auto load(const std::vector<uint8_t>& data, int64_t i) {
+  if constexpr (std::is_same_v<T, Float16>) {
+    uint16_t bits;
+    std::memcpy(&bits, data.data() + 2 * i, 2);
+    return Element<Dtype::f16>::to_f32(bits);
+  } else {
+    T v;
+    std::memcpy(&v, data.data() + sizeof(T) * i, sizeof(T));
+    return v;
+  }
+}
+
+// Shortest text that reads back as the same value of its type.
+template <class V>
+std::string value_text(V v) {
+  if constexpr (std::is_floating_point_v<V>) {
+    if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";
+    char buffer[64];
+    const auto result = std::to_chars(buffer, buffer + sizeof buffer, v);
+    return std::string(buffer, result.ptr);
+  } else {
+    return std::to_string(+v);
+  }
+}
+
+struct ElementVerdict {
+  bool equal;
+  double abs_error;
+  double rel_error;
+};
+
+ElementVerdict compare_floats(double e, double a, CompareTolerance tol) {
+  constexpr double inf = std::numeric_limits<double>::infinity();
+  constexpr double nan = std::numeric_limits<double>::quiet_NaN();
+  if (std::isnan(e) || std::isnan(a)) return {std::isnan(e) && std::isnan(a), nan, nan};
+  if (std::isinf(e) || std::isinf(a)) return e == a ? ElementVerdict{true, 0, 0} : ElementVerdict{false, inf, inf};
+  const double abs_error = std::fabs(a - e);
+  const double rel_error = e != 0 ? abs_error / std::fabs(e) : (abs_error == 0 ? 0 : inf);
+  return {abs_error <= tol.atol + tol.rtol * std::fabs(e), abs_error, rel_error};
+}
+
+ElementVerdict compare_exact(double e, double a, bool equal) {
+  const double abs_error = std::fabs(a - e);
+  const double rel_error = e != 0 ? abs_error / std::fabs(e) : (abs_error == 0 ? 0 : std::numeric_limits<double>::infinity());
+  return {equal, abs_error, rel_error};
+}
+
+template <class T>
+void compare_elements(const NpyArray& expected, const NpyArray& actual, CompareTolerance tol, std::size_t max_listed,
+                      ArrayComparison& out) {
+  const int64_t n = expected.element_count();
+  for (int64_t i = 0; i < n; ++i) {
+    const auto e = load<T>(expected.data, i);
+    const auto a = load<T>(actual.data, i);
+    ElementVerdict v;
+    if constexpr (kIsFloat<T>) {
+      v = compare_floats(static_cast<double>(e), static_cast<double>(a), tol);
+    } else {
+      v = compare_exact(static_cast<double>(e), static_cast<double>(a), e == a);
+    }
+    if (v.abs_error > out.max_abs_error) {  // false for NaN
+      out.max_abs_error = v.abs_error;
+      out.max_abs_index = i;
+    }
+    if (v.rel_error > out.max_rel_error) {
+      out.max_rel_error = v.rel_error;
+      out.max_rel_index = i;
+    }
+    if (v.equal) continue;
+    ++out.mismatch_count;
+    if (out.first_mismatches.size() < max_listed)
+      out.first_mismatches.push_back({i, value_text(e), value_text(a), v.abs_error, v.rel_error});
+  }
+}
+
+}  // namespace
+
+std::string index_text(int64_t flat_index, const std::vector<int64_t>& shape) {
+  std::vector<int64_t> index(shape.size());
+  for (std::size_t d = shape.size(); d-- > 0;) {
+    if (shape[d] == 0) break;
+    index[d] = flat_index % shape[d];
+    flat_index /= shape[d];
+  }
+  std::string s = "[";
+  for (std::size_t d = 0; d < index.size(); ++d) s += (d ? ", " : "") + std::to_string(index[d]);
+  return s + "]";
+}
+
+ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
+                               std::size_t max_listed) {
+  ArrayComparison out;
+  if (expected.shape != actual.shape) {
+    out.whole_difference = "shape " + npy_shape_text(expected.shape) + " vs " + npy_shape_text(actual.shape);
+    return out;
+  }
+  if (expected.type != actual.type) {
+    out.whole_difference = "dtype " + expected.type.name() + " vs " + actual.type.name();
+    return out;
+  }
+  out.element_count = expected.element_count();
+  const auto run = [&]<class T>() { compare_elements<T>(expected, actual, tolerance, max_listed, out); };
+  const NpyType t = expected.type;
+  switch (t.kind) {
+    case 'f':
+      if (t.size == 2) run.operator()<Float16>();
+      else if (t.size == 4) run.operator()<float>();
+      else run.operator()<double>();
+      break;
+    case 'i':
+      if (t.size == 1) run.operator()<int8_t>();
+      else if (t.size == 2) run.operator()<int16_t>();
+      else if (t.size == 4) run.operator()<int32_t>();
+      else run.operator()<int64_t>();
+      break;
+    case 'u':
+      if (t.size == 1) run.operator()<uint8_t>();
+      else if (t.size == 2) run.operator()<uint16_t>();
+      else if (t.size == 4) run.operator()<uint32_t>();
+      else run.operator()<uint64_t>();
+      break;
+    default: run.operator()<uint8_t>(); break;  // bool: bytes 0 and 1
+  }
+  return out;
+}
+
+}  // namespace nisa

@@ -1,0 +1,50 @@
+// Element-wise comparison of two .npy arrays for `nisa diff` (LANGUAGE.md
+// section 1): float data within |a - e| <= atol + rtol * |e| (numpy allclose,
+// evaluated in float64), NaN equal to NaN, an infinity equal only to the same
+// infinity; integer and bool data exactly. A shape or dtype difference makes the
+// arrays differ without an element-wise comparison.
+#pragma once
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "npy.hpp"
+
+namespace nisa {
+
+struct CompareTolerance {
+  double rtol = 1e-5;
+  double atol = 1e-6;
+};
+
+struct ElementMismatch {
+  int64_t flat_index = 0;
+  std::string expected;  // the values as text (shortest round-trip form)
+  std::string actual;
+  double abs_error = 0;  // |a - e| (NaN when either is NaN)
+  double rel_error = 0;  // |a - e| / |e| (inf when e is 0 and a is not)
+};
+
+struct ArrayComparison {
+  // Non-empty when the arrays differ as a whole: "shape (2, 3) vs (3, 2)" or
+  // "dtype float32 vs float64" (expected first). No element statistics then.
+  std::string whole_difference;
+  int64_t element_count = 0;
+  int64_t mismatch_count = 0;
+  // Largest errors over all elements where neither side is NaN (equal
+  // infinities count as error 0); index -1 when there is no such element.
+  double max_abs_error = 0;
+  int64_t max_abs_index = -1;
+  double max_rel_error = 0;
+  int64_t max_rel_index = -1;
+  std::vector<ElementMismatch> first_mismatches;  // in C order, at most max_listed
+  bool equal() const { return whole_difference.empty() && mismatch_count == 0; }
+};
+
+ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
+                               std::size_t max_listed = 10);
+
+// The full index of C-order element `flat_index` of `shape`: "[3, 17]" ("[]" for 0-d).
+std::string index_text(int64_t flat_index, const std::vector<int64_t>& shape);
+
+}  // namespace nisa

@@ -1,0 +1,54 @@
+// What an instruction's decoder sees while turning one checked Instruction
+// into a Step: its operands by spec name, resolved tiles, per-partition
+// scalars and enum values mapped to C++ enums by name (so the order of values
+// in the spec's enums is free).
+#pragma once
+#include <initializer_list>
+#include <string>
+#include <string_view>
+
+#include "step.hpp"
+
+namespace nisa {
+
+struct DecodeContext {
+  const Spec& spec;
+  const Program& program;
+  Machine& machine;
+  const InstructionSpec& instruction_spec;
+  const Instruction& instruction;
+
+  const Operand& operand(std::string_view name) const;
+  bool present(std::string_view name) const { return operand(name).state != OperandState::absent; }
+  bool is_tile(std::string_view name) const { return operand(name).state == OperandState::tensor; }
+  TileAccess tile(std::string_view name) const;
+  // A scalar operand as float32 (an integer operand converted to nearest).
+  float scalar(std::string_view name) const;
+  double number(std::string_view name) const;  // scalar or integer, exactly
+  bool integer_valued(std::string_view name) const { return operand(name).state == OperandState::integer; }
+  int64_t integer(std::string_view name) const { return operand(name).integer; }
+  bool boolean(std::string_view name) const { return operand(name).integer != 0; }
+  PartitionScalar partition_scalar(std::string_view name, float if_absent) const;
+  // The enum value's spec name (e.g. "greater_equal").
+  std::string_view enum_name(std::string_view name) const;
+};
+
+// Maps an enum value's name to E through names[] (index = E's value).
+// Throws std::logic_error for a name the interpreter does not know.
+int enum_index_by_name(std::string_view value, const char* const* names, int count);
+AluOp alu_op(const DecodeContext& c, std::string_view operand);
+CompareOp compare_op(const DecodeContext& c, std::string_view operand);
+ReduceOp reduce_op(const DecodeContext& c, std::string_view operand);  // absent: none
+ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view operand);
+ActivationFn activation_fn(const DecodeContext& c, std::string_view operand);
+
+// Lays out dst and the streamed inputs in rows of one common length, and
+// stages dst when it overlaps an input with another layout (S1.6).
+// `reads_dst`: the instruction keeps some dst elements (staging starts as a copy).
+void stream_tiles(Step& s, const TileAccess& dst, std::initializer_list<TileAccess> inputs, bool reads_dst = false);
+
+// Sets up the accumulator fields (S3) from reduce_cmd/reduce_op/reduce_res.
+void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, int64_t first_lane,
+                     ReduceOp default_op);
+
+}  // namespace nisa

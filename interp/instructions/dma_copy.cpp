@@ -1,0 +1,16 @@
+// dma_copy dst, src (LANGUAGE.md 2.4): bits copied exactly, whatever the dtype
+// (S2.1); HBM views may be strided on every dimension.
+#include "../bit_copy.hpp"
+#include "instructions.hpp"
+
+namespace nisa {
+namespace {
+void run(const Step& s, Machine&) { copy_tile_bits(s.dst, s.in[0], s.partitions, s.rows(), s.row_length); }
+}  // namespace
+
+void decode_dma_copy(const DecodeContext& c, Step& s) {
+  s.run = run;
+  stream_tiles(s, c.tile("dst"), {c.tile("src")});
+}
+
+}  // namespace nisa

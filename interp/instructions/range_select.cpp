@@ -1,0 +1,83 @@
+// range_select dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
+// reduce_cmd, reduce_res, reduce_op, range_start, on_false_value (Vector;
+// seed 003, S4.4): idx = float32(range_start + i); keep = comp_op0(idx,
+// bound0[p]) and comp_op1(idx, bound1[p]); out = keep ? x : on_false_value;
+// the maximum feeds the Vector accumulator (S3).
+//
+// idx is an integer below 2^24 (checked by the assembler), so it and the
+// float32 bound compare exactly in double: each comparison keeps a run of
+// consecutive i, and their intersection is computed once per partition.
+#include <algorithm>
+#include <cmath>
+
+#include "../lane_loop.hpp"
+#include "instructions.hpp"
+
+namespace nisa {
+namespace {
+
+constexpr double kFar = 0x1p40;  // beyond any index
+
+// Narrows [lo, hi] (values of idx) to those with compare(idx, bound).
+void keep_where(CompareOp op, float bound, double& lo, double& hi) {
+  const double b = bound;
+  if (std::isnan(b)) {  // every comparison with NaN is false
+    lo = kFar;
+    return;
+  }
+  switch (op) {
+    case CompareOp::less: hi = std::min(hi, std::ceil(b) - 1); break;
+    case CompareOp::less_equal: hi = std::min(hi, std::floor(b)); break;
+    case CompareOp::greater: lo = std::max(lo, std::floor(b) + 1); break;
+    case CompareOp::greater_equal: lo = std::max(lo, std::ceil(b)); break;
+    case CompareOp::equal:
+      if (std::floor(b) != b) {
+        lo = kFar;
+      } else {
+        lo = std::max(lo, b);
+        hi = std::min(hi, b);
+      }
+      break;
+    case CompareOp::not_equal: break;  // not allowed by the spec for range_select
+  }
+}
+
+struct Body : AccumulatingEnd {
+  static void begin(const Step& s, int64_t, Lane& lane) {
+    double lo = -kFar, hi = kFar;
+    keep_where(s.compare0, lane.scalar[0], lo, hi);
+    keep_where(s.compare1, lane.scalar[1], lo, hi);
+    const double rs = static_cast<double>(s.int0);
+    lo = std::clamp(lo - rs, -kFar, kFar);
+    hi = std::clamp(hi - rs, -kFar, kFar);
+    lane.keep_first = static_cast<int64_t>(lo);
+    lane.keep_last = static_cast<int64_t>(hi);
+  }
+  static void apply(const Step& s, const Lane& lane, int64_t first, int64_t n, const float* const* in, float* out) {
+    const float fill = s.scalar[2].value;
+    const int64_t a = std::clamp(lane.keep_first - first, int64_t{0}, n);
+    const int64_t b = std::clamp(lane.keep_last + 1 - first, a, n);
+    const float* x = in[0];
+    for (int64_t i = 0; i < a; ++i) out[i] = fill;
+    if (out != x)
+      for (int64_t i = a; i < b; ++i) out[i] = x[i];
+    for (int64_t i = b; i < n; ++i) out[i] = fill;
+  }
+};
+
+}  // namespace
+
+void decode_range_select(const DecodeContext& c, Step& s) {
+  const TileAccess on_true = c.tile("on_true_tile");
+  stream_tiles(s, c.tile("dst"), {on_true});
+  s.scalar[0] = c.partition_scalar("bound0", 0.0f);
+  s.scalar[1] = c.partition_scalar("bound1", 0.0f);
+  s.scalar[2].value = c.scalar("on_false_value");  // fp32.min (seed 003); not per partition
+  s.compare0 = compare_op(c, "comp_op0");
+  s.compare1 = compare_op(c, "comp_op1");
+  s.int0 = c.integer("range_start");
+  accumulate_into(c, s, AccumulatorEngine::vector, on_true.first_partition, ReduceOp::maximum);
+  s.run = run_lanes<Body>;
+}
+
+}  // namespace nisa

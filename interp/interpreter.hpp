@@ -1,0 +1,24 @@
+// Runs a checked Program: pre-decodes it once into Steps (resolved pointers,
+// typed kernels), then executes them in order. A program that passed
+// check_instruction/check_tensor (the assembler and the .nbin loader both run
+// them) is in bounds, so the kernels do no checks.
+#pragma once
+#include <memory>
+#include <vector>
+
+#include "machine.hpp"
+#include "step.hpp"
+
+namespace nisa {
+
+// Steps point into `machine`: keep it alive and in place while they run.
+std::vector<Step> predecode(const Spec& spec, const Program& program, Machine& machine);
+
+void execute_step(const Step& s, Machine& machine);
+void execute(const std::vector<Step>& steps, Machine& machine);
+
+// --strict (S1.1, S3, S5): the same execution with hazard tracking; throws
+// RuntimeFault("FILE:LINE: error: ...") at the first hazard.
+void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine);
+
+}  // namespace nisa

@@ -1,0 +1,93 @@
+// The one per-element loop of the float32 engines (Vector, Scalar; S2.1):
+// partitions x rows x batches of at most kLaneBatch elements. Inputs are
+// converted to float32 (or read in place when they already are contiguous
+// float32), the instruction's Body computes the batch, the results feed the
+// reduction (S3) and are converted to dst's dtype. Instructions supply only
+// the Body:
+//
+//   struct Body {
+//     // per partition: values that do not depend on the element
+//     static void begin(const Step&, int64_t p, Lane&);
+//     // out[i] for i < n; `first` is the flat free index of in[k][0]
+//     static void apply(const Step&, const Lane&, int64_t first, int64_t n,
+//                       const float* const* in, float* out);
+//   };
+#pragma once
+#include <cstdint>
+
+#include "reduction.hpp"
+#include "step.hpp"
+
+namespace nisa {
+
+// Per-partition values of a step (filled by the generic loop and Body::begin).
+struct Lane {
+  int64_t p = 0;
+  float scalar[3] = {0, 0, 0};  // Step::scalar[k] at this partition
+  int64_t keep_first = 0, keep_last = -1;  // range_select: kept flat indices
+};
+
+// The float32 start of an instruction's own reduction r: -0.0 for add (so a
+// lone -0.0 survives, as np.sum), the S3 identity otherwise.
+inline float fold_start(ReduceOp op) { return op == ReduceOp::add ? -0.0f : reduce_identity(op); }
+
+// Reads float32 directly from memory: contiguous, aligned float32.
+inline bool reads_in_place(const TileAccess& t) {
+  return t.dtype == Dtype::f32 && t.unit_stride() && reinterpret_cast<uintptr_t>(t.base) % alignof(float) == 0 &&
+         t.partition_stride % 4 == 0;
+}
+
+// kStoresDst false: the results only feed the reduction (tensor_reduce).
+template <class Body, bool kStoresDst = true>
+void run_lanes(const Step& s, Machine& m) {
+  float in_buffer[3][kLaneBatch];
+  float out_buffer[kLaneBatch];
+  const bool reducing = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce ||
+                        s.accumulator == AccumulatorEngine::none;  // tensor_reduce: always
+  const bool folds = reducing && s.reduce_op != ReduceOp::none;
+  const bool in_place_out = kStoresDst && reads_in_place(s.dst);
+  bool in_place_in[3] = {false, false, false};
+  for (int k = 0; k < s.inputs; ++k) in_place_in[k] = reads_in_place(s.in[k]);
+  const int64_t rows = s.rows(), length = s.row_length;
+
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    Lane lane;
+    lane.p = p;
+    for (int k = 0; k < 3; ++k)
+      if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
+    Body::begin(s, p, lane);
+    float r = fold_start(s.reduce_op);
+    for (int64_t row = 0; row < rows; ++row) {
+      const auto ri = static_cast<std::size_t>(row);
+      uint8_t* dst_row = kStoresDst ? s.dst.partition(p) + s.dst.row_offsets[ri] : nullptr;
+      const uint8_t* in_row[3] = {nullptr, nullptr, nullptr};
+      for (int k = 0; k < s.inputs; ++k) in_row[k] = s.in[k].partition(p) + s.in[k].row_offsets[ri];
+      for (int64_t c = 0; c < length; c += kLaneBatch) {
+        const int64_t n = length - c < kLaneBatch ? length - c : kLaneBatch;
+        const float* in[3] = {nullptr, nullptr, nullptr};
+        for (int k = 0; k < s.inputs; ++k) {
+          const uint8_t* src = in_row[k] + c * s.in[k].element_stride;
+          if (in_place_in[k]) {
+            in[k] = reinterpret_cast<const float*>(src);
+          } else {
+            s.in[k].load(src, s.in[k].element_stride, n, in_buffer[k]);
+            in[k] = in_buffer[k];
+          }
+        }
+        uint8_t* dst = kStoresDst ? dst_row + c * s.dst.element_stride : nullptr;
+        float* out = in_place_out ? reinterpret_cast<float*>(dst) : out_buffer;
+        Body::apply(s, lane, row * length + c, n, in, out);
+        if (folds) r = fold(s.reduce_op, r, out, n);
+        if (kStoresDst && !in_place_out) s.dst.store(dst, s.dst.element_stride, n, out);
+      }
+    }
+    Body::end(s, m, p, r);
+  }
+}
+
+// Body::end for instructions that feed an accumulator (S3).
+struct AccumulatingEnd {
+  static void end(const Step& s, Machine& m, int64_t p, float r) { update_accumulator(s, m, p, r); }
+};
+
+}  // namespace nisa

@@ -1,0 +1,35 @@
+// The modeled machine's state (S1.1, S1.3): one byte array per HBM tensor,
+// SBUF and PSUM as 128 partitions of the arch's sizes (one partition-major
+// buffer each, zero-filled), and the two accumulating engines' FP32 lanes.
+#pragma once
+#include <array>
+#include <cstdint>
+#include <vector>
+
+#include "program.hpp"
+#include "spec.hpp"
+
+namespace nisa {
+
+inline constexpr int kLanes = 128;
+
+struct Machine {
+  int64_t sbuf_partition_bytes = 0;
+  int64_t psum_partition_bytes = 0;
+  std::vector<uint8_t> sbuf;               // partition p at p * sbuf_partition_bytes
+  std::vector<uint8_t> psum;               // partition p at p * psum_partition_bytes
+  std::vector<std::vector<uint8_t>> hbm;   // indexed by tensor; empty for SBUF/PSUM tensors
+  std::array<float, kLanes> vector_accumulator{};  // S1.3: starts at -inf
+  std::array<float, kLanes> scalar_accumulator{};  // S1.3: starts at 0
+};
+
+// Zero-filled memories sized by Spec::archs[program.arch]; HBM tensors zeroed
+// (inputs are filled by the caller).
+Machine make_machine(const Spec& spec, const Program& program);
+
+// Base address of a declared tensor: HBM: its array; SBUF/PSUM: partition 0
+// at the tensor's byte offset.
+uint8_t* tensor_base(Machine& m, const Program& program, int32_t tensor);
+int64_t partition_stride(const Machine& m, Memory memory);  // SBUF/PSUM bytes per partition
+
+}  // namespace nisa

@@ -1,0 +1,51 @@
+// The reductions of S3: identities, left-to-right folds over float32 results,
+// and the accumulator update shared by the Vector and Scalar engines.
+#pragma once
+#include <cmath>
+#include <cstdint>
+#include <limits>
+
+#include "step.hpp"
+
+namespace nisa {
+
+// S2.1: NaN propagates through maximum/minimum (np.maximum semantics).
+inline float nan_max(float a, float b) { return (a != a || a > b) ? a : b; }
+inline float nan_min(float a, float b) { return (a != a || a < b) ? a : b; }
+
+inline float combine(ReduceOp op, float a, float b) {
+  switch (op) {
+    case ReduceOp::add: return a + b;
+    case ReduceOp::maximum: return nan_max(a, b);
+    case ReduceOp::minimum: return nan_min(a, b);
+    case ReduceOp::abs_max: return nan_max(std::fabs(a), std::fabs(b));  // S3
+    case ReduceOp::abs_min: return nan_min(std::fabs(a), std::fabs(b));
+    case ReduceOp::none: break;
+  }
+  return a;
+}
+
+// S3 identities. The accumulator's `reset` value for add is 0.
+inline float reduce_identity(ReduceOp op) {
+  constexpr float inf = std::numeric_limits<float>::infinity();
+  switch (op) {
+    case ReduceOp::maximum: return -inf;
+    case ReduceOp::minimum: return inf;
+    case ReduceOp::abs_min: return inf;
+    case ReduceOp::add:
+    case ReduceOp::abs_max:
+    case ReduceOp::none: break;
+  }
+  return 0.0f;
+}
+
+// Folds n values into r. add: strictly left to right (S3). maximum/minimum
+// are exact whatever the order, so they use independent partial results the
+// compiler can vectorise.
+float fold(ReduceOp op, float r, const float* v, int64_t n);
+
+// S3: applies reduce_cmd with this instruction's reduction r to lane `lane`
+// of the step's accumulator, then writes reduce_res[p, 0] if present.
+void update_accumulator(const Step& s, Machine& m, int64_t p, float r);
+
+}  // namespace nisa

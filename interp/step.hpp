@@ -1,0 +1,87 @@
+// A pre-decoded instruction (wasm3 style): operands resolved to TileAccess,
+// enum values mapped to C++ enums by name, and the kernel chosen by dtype.
+// Executing a step does no parsing, no look-ups and no allocation.
+#pragma once
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "machine.hpp"
+#include "tile_access.hpp"
+
+namespace nisa {
+
+enum class AluOp : uint8_t { bypass, add, subtract, multiply, maximum, minimum };
+enum class CompareOp : uint8_t { equal, not_equal, less, less_equal, greater, greater_equal };
+enum class ReduceOp : uint8_t { none, add, maximum, minimum, abs_max, abs_min };
+enum class ReduceCmd : uint8_t { idle, reset, reset_reduce, reduce };
+enum class ActivationFn : uint8_t {
+  copy, identity, exp, log, tanh, sigmoid, relu, gelu, gelu_apprx_tanh, gelu_apprx_sigmoid,
+  silu, mish, square, sqrt, rsqrt, reciprocal, sin, arctan, erf, softplus, abs, sign, prelu,
+};
+
+// A float32 value per partition: a scalar operand or a [P, 1] tile (S4.3-S4.6).
+struct PartitionScalar {
+  bool present = false;
+  float value = 0;               // scalar, already float32
+  TileAccess tile;               // tile: base != nullptr
+  float at(int64_t p) const {
+    if (tile.base == nullptr) return value;
+    float v;
+    tile.load(tile.base + p * tile.partition_stride, tile.element_stride, 1, &v);
+    return v;
+  }
+};
+
+struct Step;
+using Kernel = void (*)(const Step&, Machine&);
+
+// Which accumulator an instruction feeds (S1.3).
+enum class AccumulatorEngine : uint8_t { none, vector, scalar };
+
+struct Step {
+  Kernel run = nullptr;
+  int instruction = -1;     // index into Program::instructions
+  uint32_t line = 0;
+  int opcode_spec = -1;     // Spec::instructions index
+
+  // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
+  // the same length (rows() per partition).
+  TileAccess dst;
+  TileAccess in[3];
+  int inputs = 0;
+  int64_t partitions = 0;
+  int64_t elements = 0;     // free elements per partition
+  int64_t row_length = 0;
+  int64_t rows() const { return row_length == 0 ? 0 : elements / row_length; }
+
+  PartitionScalar scalar[3];  // per-instruction meaning (bias/scale, imm0/imm1/relu_param, ...)
+
+  // Accumulating instructions (S3).
+  AccumulatorEngine accumulator = AccumulatorEngine::none;
+  int64_t first_lane = 0;
+  ReduceOp reduce_op = ReduceOp::none;
+  ReduceCmd reduce_cmd = ReduceCmd::idle;
+  bool has_reduce_res = false;
+  TileAccess reduce_res;
+
+  // Instruction-specific parameters, mapped once.
+  ActivationFn activation = ActivationFn::copy;
+  AluOp op0 = AluOp::bypass, op1 = AluOp::bypass;
+  CompareOp compare0 = CompareOp::equal, compare1 = CompareOp::equal;
+  bool flag0 = false, flag1 = false;  // reverse0/reverse1, reverse_pred, negate
+  int64_t int0 = 0, int1 = 0;         // index_offset/padding_val, range_start
+  double num0 = 0, num1 = 0, num2 = 0;  // iota base/partition_step/free_step (float dst)
+  uint32_t bits = 0;                  // memset/copy_predicated scalar as dst bits
+  int64_t bits_i64 = 0;               // iota free_step (integer)
+
+  // S1.6: dst overlaps an input with another layout: the kernel writes to
+  // `staging` (a contiguous copy of dst) and the step copies it back.
+  bool staged = false;
+  bool staging_reads_dst = false;
+  TileAccess final_dst;
+  int64_t staging_row_length = 0;  // row layout shared by final_dst and the staging tile
+  std::unique_ptr<uint8_t[]> staging;
+};
+
+}  // namespace nisa

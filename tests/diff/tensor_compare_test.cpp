@@ -1,0 +1,74 @@
+// compare_arrays: the element rules of `nisa diff` (LANGUAGE.md section 1).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "tensor_compare.hpp"
+
+using nisa::compare_arrays;
+using nisa::NpyArray;
+using nisa::NpyType;
+
+namespace {
+
+template <class T>
+NpyArray array_of(NpyType type, std::vector<int64_t> shape, const std::vector<T>& values) {
+  NpyArray a{type, std::move(shape), std::vector<uint8_t>(values.size() * sizeof(T))};
+  std::memcpy(a.data.data(), values.data(), a.data.size());
+  return a;
+}
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+const NpyType kF32{'f', 4};
+
+}  // namespace
+
+TEST_CASE("index_text gives the full C-order index") {
+  CHECK(nisa::index_text(0, {}) == "[]");
+  CHECK(nisa::index_text(107, {20, 30}) == "[3, 17]");
+  CHECK(nisa::index_text(23, {2, 3, 4}) == "[1, 2, 3]");
+  CHECK(nisa::index_text(4, {5}) == "[4]");
+}
+
+TEST_CASE("floats: |a - e| <= atol + rtol * |e|, NaN equals NaN, inf only the same inf") {
+  const auto e = array_of<float>(kF32, {6}, {100.0f, 0.0f, kNaN, kInf, -kInf, 1.0f});
+  // 100 + 1e-3 is inside 1e-6 + 1e-5 * 100; 2e-6 is outside 1e-6 + 0.
+  const auto a = array_of<float>(kF32, {6}, {100.001f, 2e-6f, kNaN, kInf, kInf, kNaN});
+  const auto c = compare_arrays(e, a, {1e-5, 1e-6});
+  CHECK(c.element_count == 6);
+  CHECK(c.mismatch_count == 3);
+  REQUIRE(c.first_mismatches.size() == 3);
+  CHECK(c.first_mismatches[0].flat_index == 1);
+  CHECK(c.first_mismatches[0].expected == "0");
+  CHECK(c.first_mismatches[0].actual == "2e-06");
+  CHECK(c.first_mismatches[1].flat_index == 4);
+  CHECK(c.first_mismatches[1].actual == "inf");
+  CHECK(c.first_mismatches[2].flat_index == 5);
+  CHECK(c.first_mismatches[2].actual == "nan");
+  CHECK(c.max_abs_index == 4);  // -inf vs inf: infinite error
+  CHECK(compare_arrays(e, e, {0, 0}).equal());
+}
+
+TEST_CASE("integers are exact; shape and dtype differences are whole-array differences") {
+  const NpyType i64{'i', 8};
+  const auto e = array_of<int64_t>(i64, {2}, {(int64_t{1} << 62) + 1, -3});
+  const auto a = array_of<int64_t>(i64, {2}, {(int64_t{1} << 62), -3});
+  const auto c = compare_arrays(e, a, {1, 1e30});
+  CHECK(c.mismatch_count == 1);
+  CHECK(c.first_mismatches.at(0).expected == "4611686018427387905");
+  CHECK(compare_arrays(e, array_of<int64_t>(i64, {1, 2}, {1, 2}), {}).whole_difference == "shape (2,) vs (1, 2)");
+  CHECK(compare_arrays(e, array_of<double>(NpyType{'f', 8}, {2}, {1, 2}), {}).whole_difference ==
+        "dtype int64 vs float64");
+}
+
+TEST_CASE("at most max_listed mismatches are kept, all are counted") {
+  const auto e = array_of<float>(kF32, {3, 4}, std::vector<float>(12, 1.0f));
+  const auto a = array_of<float>(kF32, {3, 4}, std::vector<float>(12, 2.0f));
+  const auto c = compare_arrays(e, a, {}, 5);
+  CHECK(c.mismatch_count == 12);
+  CHECK(c.first_mismatches.size() == 5);
+  CHECK(c.max_rel_error == 1.0);
+}

@@ -1,0 +1,282 @@
+"""Building blocks of the random program generator: a ProgramBuilder that
+declares tensors (.hbm/.sbuf/.psum in LANGUAGE.md 2.1 syntax), picks partition
+ranges that respect S1.5's alignment rule, loads tiles from HBM inputs and
+stores them to HBM outputs, and random values that each dtype represents
+exactly (so an input file means the same thing to nisa and the model)."""
+import numpy as np
+
+import ref_dtypes
+
+FP32_MIN = float(np.finfo(np.float32).min)
+DTYPE_SPELLINGS = {  # LANGUAGE.md 2.2 aliases, used now and then
+    "f32": ["float32"], "bf16": ["bfloat16"], "f16": ["float16"], "i32": ["int32"], "u8": ["uint8"],
+    "fp8e4m3": ["float8_e4m3"], "fp8e4m3fn": ["float8_e4m3fn"], "fp8e5m2": ["float8_e5m2"],
+}
+INT_RANGES = {"i8": (-128, 127), "i16": (-3000, 3000), "i32": (-100000, 100000),
+              "u8": (0, 255), "u16": (0, 5000), "u32": (0, 200000)}
+
+
+def fmt(x):
+    """A scalar literal that rounds (as float32) to exactly x (LANGUAGE.md 2.3)."""
+    if isinstance(x, (int, np.integer)):
+        return str(int(x))
+    x = float(np.float32(x))
+    if x == FP32_MIN:
+        return "fp32.min"
+    if np.isnan(x):
+        return "nan"
+    if np.isinf(x):
+        return "inf" if x > 0 else "-inf"
+    text = repr(x)
+    if "e" in text and "." not in text.split("e")[0]:
+        mantissa, exponent = text.split("e")
+        text = f"{mantissa}.0e{exponent}"
+    return text
+
+
+class Tile:
+    """A view of an SBUF/PSUM tensor: partitions [pstart, pstart+pcount), free dims `free`."""
+
+    def __init__(self, name, dtype, mem, pstart, pcount, free, whole, col_offset=0, windowed=False):
+        self.name, self.dtype, self.mem = name, dtype, mem
+        self.pstart, self.pcount, self.free = pstart, pcount, list(free)
+        self.whole, self.col_offset = whole, col_offset
+        self.windowed = windowed or col_offset != 0  # declared wider than the tile
+
+    @property
+    def elems(self):
+        return int(np.prod(self.free))
+
+    def ref(self):
+        if self.whole:
+            return self.name
+        parts = [f"{self.pstart}:{self.pstart + self.pcount}"]
+        if self.windowed:
+            parts += [":"] * (len(self.free) - 1)
+            parts.append(f"{self.col_offset}:{self.col_offset + self.free[-1]}")
+        return f"{self.name}[{', '.join(parts)}]"
+
+
+class ProgramBuilder:
+    def __init__(self, rng, arch):
+        self.rng, self.arch = rng, arch
+        self.decls, self.body = [], []
+        self.inputs = {}      # name -> ndarray passed with --input
+        self.counter = 0
+        self.psum_bytes = 0   # automatic PSUM use, kept well under 16 KiB per partition
+        self.features = set()
+
+    # ---- random helpers ----
+    def chance(self, p):
+        return self.rng.random() < p
+
+    def pick(self, seq):
+        return seq[int(self.rng.integers(len(seq)))]
+
+    def fresh(self, prefix):
+        self.counter += 1
+        return f"{prefix}{self.counter}"
+
+    def spell(self, dtype):
+        if dtype in DTYPE_SPELLINGS and self.chance(0.15):
+            return self.pick(DTYPE_SPELLINGS[dtype])
+        return dtype
+
+    def emit(self, line):
+        self.body.append(line)
+
+    def instr(self, mnemonic, **ops):
+        parts = []
+        for key, value in ops.items():
+            if value is None:
+                continue
+            if isinstance(value, Tile):
+                value = value.ref()
+            elif isinstance(value, bool):
+                value = "true" if value else "false"
+            elif isinstance(value, (float, np.floating)):
+                value = fmt(value)
+            parts.append(f"{key}={value}")
+        sep = ", " if self.chance(0.8) else ","
+        self.emit(f"{mnemonic} {sep.join(parts)}")
+
+    # ---- shapes and partitions ----
+    def lanes(self):
+        """(start, count) satisfying S1.5: >64 at 0; 33..64 at 0/64; 1..32 at 0/32/64/96."""
+        r = self.rng.random()
+        if r < 0.45:
+            return self.pick([0, 32, 64, 96]), int(self.rng.integers(1, 33))
+        if r < 0.75:
+            return self.pick([0, 64]), int(self.rng.integers(33, 65))
+        return 0, int(self.rng.integers(65, 129))
+
+    def shifted(self, start, count, p=0.2):
+        """Sometimes another S1.5-aligned start for an operand of `count` partitions."""
+        if not self.chance(p):
+            return start
+        starts = [0] if count > 64 else [0, 64] if count > 32 else [0, 32, 64, 96]
+        return self.pick([st for st in starts if st + count <= 128])
+
+    def sub_lanes(self, start, count):
+        """An aligned 1..32-partition range inside [start, start+count)."""
+        options = [s for s in (0, 32, 64, 96) if start <= s < start + count]
+        s = self.pick(options)
+        return s, int(self.rng.integers(1, min(32, start + count - s) + 1))
+
+    def free_shape(self, max_elems=160):
+        r = self.rng.random()
+        if r < 0.3:
+            n = self.pick([1, 2, 3, 5, 7, 9, 13, 17, 31, 33, 63, 65])
+        else:
+            n = int(self.rng.integers(1, max_elems + 1))
+        if n > 3 and self.chance(0.25):
+            for a in (2, 3, 4, 5, 7):
+                if n % a == 0:
+                    return [a, n // a]
+        return [n]
+
+    # ---- declarations ----
+    def hbm(self, dtype, shape, role, values=None, init=None):
+        name = self.fresh({"input": "in", "output": "out", "inout": "io", "scratch": "hs"}[role])
+        line = f".hbm {name} {self.spell(dtype)} [{', '.join(map(str, shape))}] {role}"
+        if init is not None:
+            line += f" = {init}"
+        elif values is not None:
+            self.inputs[name] = ref_dtypes.to_npy(dtype, ref_dtypes.from_npy(dtype, values)).reshape(shape)
+        self.decls.append(line)
+        return name
+
+    def tile(self, dtype, pstart, pcount, free, mem="sbuf", offset=None):
+        """Declares a tensor holding the tile; sometimes larger, the tile being a slice of it."""
+        if mem == "psum":
+            size = -(-int(np.prod(free)) * ref_dtypes.itemsize(dtype) // 64) * 64
+            if self.psum_bytes + size > 8192:
+                mem = "sbuf"
+            else:
+                self.psum_bytes += size
+        name = self.fresh("p" if mem == "psum" else "t")
+        total_p = pstart + pcount
+        if self.chance(0.3):
+            total_p = 128
+        decl_free = list(free)
+        col = 0
+        if len(free) == 1 and self.chance(0.2):
+            col = int(self.rng.integers(0, 9))
+            decl_free = [free[0] + col + int(self.rng.integers(0, 5))]
+        whole = total_p == pcount and pstart == 0 and decl_free == list(free)
+        line = f".{mem} {name} {self.spell(dtype)} [{', '.join(map(str, [total_p] + decl_free))}]"
+        if offset is not None:
+            line += f" @ {offset}"
+        self.decls.append(line)
+        return Tile(name, dtype, mem, pstart, pcount, free, whole, col, decl_free != list(free))
+
+    # ---- values each dtype holds exactly ----
+    def values(self, dtype, shape, lo=-4.0, hi=4.0, specials=False, irange=None):
+        rng = self.rng
+        if not ref_dtypes.is_float(dtype):
+            a, b = INT_RANGES[dtype]
+            if irange is not None:
+                a, b = max(a, irange[0]), min(b, irange[1])
+            return rng.integers(a, b + 1, size=shape).astype(np.int64)
+        v = rng.uniform(lo, hi, size=shape)
+        snap = rng.random(shape) < 0.25  # ties for integer rounding and exact small values
+        v = np.where(snap, np.round(v * 4) / 4, v)
+        if specials:
+            r = rng.random(shape)
+            v = np.where(r < 0.03, 0.0, v)
+            v = np.where((r >= 0.03) & (r < 0.05), -0.0, v)
+            v = np.where((r >= 0.05) & (r < 0.07), rng.uniform(-1e5, 1e5, size=shape), v)
+            if self.chance(0.3):  # S2.1: NaN propagates (np.maximum semantics); inf saturates ints
+                v = np.where((r >= 0.07) & (r < 0.075), np.nan, v)
+                v = np.where((r >= 0.075) & (r < 0.08), np.inf, v)
+                v = np.where((r >= 0.08) & (r < 0.085), -np.inf, v)
+        return ref_dtypes.round_to(dtype, v.astype(np.float32)).astype(np.float64)
+
+    # ---- moving tiles in and out (DMA has no partition alignment rule, S1.5) ----
+    def load(self, tile, values):
+        """Fills `tile` from a new HBM input holding `values` [pcount, elems]; returns them as stored."""
+        values = np.asarray(values).reshape(tile.pcount, tile.elems)
+        if tile.mem == "psum":  # PSUM is written by DMA, or by compute from SBUF
+            if self.chance(0.5):
+                self.features.add("dma_to_psum")
+                src = self._hbm_source(tile.dtype, values, tile)
+                self.instr("dma_copy", dst=tile, src=src)
+                return values
+            stage = self.tile(tile.dtype, tile.pstart, tile.pcount, tile.free)
+            values = self.load(stage, values)
+            self.instr("tensor_scalar", dst=tile, data=stage, op0="multiply", operand0=1.0)
+            return values
+        if ref_dtypes.is_float(tile.dtype) and self.chance(0.1):
+            # via another SBUF tile at an unaligned partition (DMA SBUF -> SBUF)
+            ps = int(self.rng.integers(0, 128 - tile.pcount + 1))
+            mid = self.tile(tile.dtype, ps, tile.pcount, [tile.elems])
+            mid.whole = False
+            self.instr("dma_copy", dst=mid, src=self._hbm_source(tile.dtype, values, tile))
+            self.instr("dma_copy", dst=tile, src=mid)
+            self.features.add("dma_sbuf_sbuf")
+            return values
+        if tile.dtype in ("f32", "i32") and self.chance(0.05) and tile.elems * tile.pcount < 5000:
+            init = "iota" if self.chance(0.5) else "3"
+            name = self.hbm(tile.dtype, [tile.pcount, tile.elems], "input", init=init)
+            self.instr("dma_copy", dst=tile, src=name)
+            self.features.add("hbm_init")
+            n = tile.pcount * tile.elems
+            return (np.arange(n) if init == "iota" else np.full(n, 3)).reshape(tile.pcount, tile.elems)
+        self.instr("dma_copy", dst=tile, src=self._hbm_source(tile.dtype, values, tile))
+        return values
+
+    def _hbm_source(self, dtype, values, tile):
+        p, n = values.shape
+        r = self.rng.random()
+        if r < 0.15:  # strided view of a wider input
+            full = np.zeros((p, 2 * n))
+            full[:, ::2] = values
+            full[:, 1::2] = self.values(dtype, (p, n))
+            name = self.hbm(dtype, [p, 2 * n], "input", full)
+            self.features.add("hbm_step")
+            return f"{name}[:, 0:{2 * n}:2]"
+        if r < 0.3:  # a row window of a taller input
+            extra = int(self.rng.integers(1, 5))
+            full = np.concatenate([self.values(dtype, (extra, n)), values])
+            name = self.hbm(dtype, [p + extra, n], "input", full)
+            return f"{name}[{extra}:{extra + p}]"
+        if r < 0.4 and len(tile.free) == 2:
+            return self.hbm(dtype, [p] + tile.free, "input", values.reshape([p] + tile.free))
+        return self.hbm(dtype, [p, n], "input", values)
+
+    def store(self, tile):
+        """Copies `tile` to a new HBM output (PSUM goes through SBUF: it is never a DMA source)."""
+        if tile.mem == "psum":
+            stage = self.tile(tile.dtype, tile.pstart, tile.pcount, tile.free)
+            if self.chance(0.5):
+                self.instr("tensor_scalar", dst=stage, data=tile, op0="multiply", operand0=1.0)
+            else:
+                self.instr("activation", dst=stage, op="copy", data=tile)
+            tile = stage
+        p, n = tile.pcount, tile.elems
+        r = self.rng.random()
+        if r < 0.12:
+            name = self.hbm(tile.dtype, [2 * p, n], "output")
+            self.instr("dma_copy", dst=f"{name}[0:{2 * p}:2]", src=tile)
+        elif r < 0.22:
+            name = self.hbm(tile.dtype, [p, n], "inout", self.values(tile.dtype, (p, n)))
+            self.instr("dma_copy", dst=name, src=tile)
+        elif r < 0.3:
+            scratch = self.hbm(tile.dtype, [p, n], "scratch")
+            name = self.hbm(tile.dtype, [p + 1, n + 2], "output")
+            self.instr("dma_copy", dst=scratch, src=tile)
+            self.instr("dma_copy", dst=f"{name}[1:{p + 1}, 2:{n + 2}]", src=scratch)
+            self.features.add("hbm_to_hbm")
+        else:
+            name = self.hbm(tile.dtype, [p, n], "output")
+            self.instr("dma_copy", dst=name, src=tile)
+
+    def column(self, pstart, pcount, lo, hi, dtype="f32", mem=None):
+        """A [P, 1] tile of per-partition values in [lo, hi]; returns (tile, values[P, 1])."""
+        mem = mem or ("psum" if self.chance(0.15) else "sbuf")
+        t = self.tile(dtype, self.shifted(pstart, pcount), pcount, [1], mem)
+        return t, self.load(t, self.values(dtype, (pcount, 1), lo, hi))
+
+    def text(self):
+        head = [] if (self.arch == "trn2" and self.chance(0.2)) else [f".arch {self.arch}"]
+        return "\n".join(head + self.decls + [""] + self.body) + "\n"

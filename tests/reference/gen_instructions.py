@@ -1,0 +1,299 @@
+"""Random instances of each instruction, respecting isa-spec/isa.json's operand
+dtypes and memories. Each emitter declares and loads its operands, emits the
+instruction and stores what it wrote. Accumulating ones take the lanes and the
+reduce_cmd from the caller so chains can be built from them (S3)."""
+import numpy as np
+
+import nki_ref
+from gen_builder import FP32_MIN, Tile
+
+F32 = np.float32
+FLOATS = ["f32", "bf16", "f16", "tf32", "fp8e4m3", "fp8e4m3fn", "fp8e5m2"]
+INTS = ["i8", "i16", "i32", "u8", "u16", "u32"]
+# Functions whose float32 result is the correctly rounded value of the float32
+# input (so nisa and the model agree bit for bit, whatever the output dtype).
+EXACT_ACTIVATIONS = ["copy", "identity", "relu", "abs", "sign", "square", "sqrt", "reciprocal", "prelu"]
+ACTIVATIONS = list(nki_ref.ACTIVATIONS)
+COMPARE_SPELLINGS = {"equal": ["equal", "eq"], "less": ["less", "lt"], "less_equal": ["less_equal", "le"],
+                     "greater": ["greater", "gt"], "greater_equal": ["greater_equal", "ge"]}
+ALU_SPELLINGS = {"bypass": ["bypass"], "add": ["add"], "subtract": ["subtract", "sub"],
+                 "multiply": ["multiply", "mul"], "maximum": ["maximum", "max"], "minimum": ["minimum", "min"]}
+REDUCE_SPELLINGS = {"add": ["add"], "maximum": ["maximum", "max", "amax"], "minimum": ["minimum", "min", "amin"],
+                    "abs_max": ["abs_max"], "abs_min": ["abs_min"]}
+ACTIVATE2_PAIRS = [("multiply", "add"), ("multiply", "subtract"), ("multiply", "bypass"),
+                   ("add", "bypass"), ("subtract", "bypass"), ("bypass", "bypass")]
+
+
+def any_dtype(b, float_share=0.75):
+    if b.chance(float_share):
+        return "f32" if b.chance(0.4) else b.pick(FLOATS)
+    return b.pick(INTS)
+
+
+def float_dtype(b):
+    return "f32" if b.chance(0.4) else b.pick(FLOATS)
+
+
+def compute_mem(b):
+    return "psum" if b.chance(0.2) else "sbuf"
+
+
+def spelled(b, table, name):
+    return b.pick(table[name])
+
+
+def reduce_res_tile(b, s, c, exact):
+    """[P, 1] float tile for reduce_res; float32 unless the reduced values are exact (S3)."""
+    return b.tile(float_dtype(b) if exact else "f32", s, c, [1], compute_mem(b))
+
+
+def scalar_or_column(b, s, c, lo, hi, dtype=None):
+    """A scalar literal or a [P, 1] tile; returns (operand, float32 column values)."""
+    if b.chance(0.5):
+        v = float(b.values("f32", (1,), lo, hi)[0])
+        return v, np.full((c, 1), v, dtype=F32)
+    t, values = b.column(s, c, lo, hi, dtype or float_dtype(b))
+    return t, np.asarray(values, dtype=F32).reshape(c, 1)
+
+
+def reduce_cmd_text(b, cmd):
+    return None if cmd == "idle" and b.chance(0.5) else cmd
+
+
+# ---- GpSimd and Vector data instructions ----
+
+def emit_memset(b):
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    mem = compute_mem(b)
+    t = b.tile(dtype, s, c, b.free_shape(), mem)
+    if b.chance(0.5):
+        b.load(t, b.values(dtype, (c, t.elems)))
+    target = t
+    if b.chance(0.3) and c > 1:
+        ss, cc = b.sub_lanes(s, c)
+        target = Tile(t.name, dtype, t.mem, ss, cc, t.free, False, t.col_offset, t.windowed)  # aligned sub-range (S1.5)
+    if dtype in INTS:
+        value = int(b.values(dtype, (1,))[0])
+    else:
+        value = b.pick([float(b.values("f32", (1,), -100, 100)[0]), FP32_MIN, float("inf"), -0.0,
+                        300.0, 500.0, 70000.0, 1.00390625, 0.1, -2.5])
+    b.instr("memset", dst=target, value=value)
+    b.store(t)
+
+
+def emit_iota(b):
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    free = b.free_shape(64)
+    n = int(np.prod(free))
+    if dtype in INTS:
+        base, ps, fs = int(b.rng.integers(-40, 41)), int(b.rng.integers(-2, 4)), int(b.rng.integers(-2, 4))
+        lo = min(base, base + (c - 1) * ps) + min(0, (n - 1) * fs)
+        hi = max(base, base + (c - 1) * ps) + max(0, (n - 1) * fs)
+        limits = {"i8": (-128, 127), "i16": (-32768, 32767), "u8": (0, 255), "u16": (0, 65535)}
+        a, z = limits.get(dtype, (-2 ** 31, 2 ** 31 - 1) if dtype == "i32" else (0, 2 ** 32 - 1))
+        if lo < a or hi > z:
+            dtype = "i32"
+    else:
+        base = float(b.pick([0, 1, -3.5, 10.25, 100]))
+        ps = float(b.pick([0, 1, -1, 0.5, 2, 0.25]))
+        fs = float(b.pick([1, 0, 0.5, -0.25, 3]))
+    t = b.tile(dtype, s, c, free, "sbuf")
+    ops = {"dst": t}
+    if base != 0 or b.chance(0.5):
+        ops["base"] = base
+    if ps != 0 or b.chance(0.5):
+        ops["partition_step"] = ps
+    if fs != 1 or b.chance(0.5):
+        ops["free_step"] = fs
+    b.instr("iota", **ops)
+    b.store(t)
+
+
+def emit_nonzero_with_count(b):
+    s, c = b.lanes()
+    dtype = b.pick(["f32", "i32"])
+    free = b.free_shape(40)
+    n = int(np.prod(free))
+    src = b.tile(dtype, s, c, free, "sbuf")
+    v = b.values(dtype, (c, n), -5, 5, irange=(-9, 9))
+    v = np.where(b.rng.random((c, n)) < b.pick([0.3, 0.6, 0.9, 1.0]), 0, v)
+    if dtype == "f32":
+        r = b.rng.random((c, n))
+        v = np.where(r < 0.05, -0.0, v)      # S4.1: -0.0 counts as zero
+        v = np.where(r > 0.99, np.nan, v)    # NaN counts as nonzero
+    b.load(src, v)
+    dst = b.tile("i32", s, c, [n + 1], "sbuf")
+    r = b.rng.random()
+    if r < 0.4:
+        b.instr("memset", dst=dst, value=int(b.rng.integers(-5, 100)))
+    elif r < 0.7:
+        b.load(dst, b.values("i32", (c, n + 1)))
+    ops = {"dst": dst, "src": src}
+    if b.chance(0.7):
+        ops["index_offset"] = int(b.pick([0, 16, -3, int(b.rng.integers(-100000, 100000))]))
+    if b.chance(0.7):
+        ops["padding_val"] = int(b.pick([-1, 0, 7, int(b.rng.integers(-1000, 1000))]))
+    b.instr("nonzero_with_count", **ops)
+    b.store(dst)
+
+
+def predicate_values(b, dtype, shape):
+    v = (b.rng.random(shape) < 0.5).astype(np.int64)
+    big = {"u16": 256, "u32": 65536, "i16": 256}.get(dtype)  # nonzero with a zero low byte
+    if big and b.chance(0.5):
+        v = np.where(b.rng.random(shape) < 0.2, big, v)
+    if dtype in ("i8", "i16"):
+        v = np.where(b.rng.random(shape) < 0.2, -1, v)
+    return v
+
+
+def emit_tensor_copy_predicated(b):
+    s, c = b.lanes()
+    dtype = any_dtype(b, 0.6)
+    free = b.free_shape()
+    n = int(np.prod(free))
+    pmem = compute_mem(b)
+    dst = b.tile(dtype, s, c, free, compute_mem(b))
+    b.load(dst, b.values(dtype, (c, n), specials=True))
+    pdt = b.pick(["u8", "u16", "u32"])
+    pred = b.tile(pdt, b.shifted(s, c), c, free if b.chance(0.7) else [n], pmem)
+    b.load(pred, predicate_values(b, pdt, (c, n)))
+    if b.chance(0.3):
+        src = int(b.values(dtype, (1,))[0]) if dtype in INTS else float(b.values(dtype, (1,), -50, 50)[0])
+    else:
+        src = b.tile(dtype, b.shifted(s, c), c, [n] if b.chance(0.3) else free,
+                     "sbuf" if pmem == "psum" else compute_mem(b))
+        b.load(src, b.values(dtype, (c, n), specials=True))
+    rev = b.chance(0.4)
+    b.instr("tensor_copy_predicated", dst=dst, src=src, predicate=pred,
+            reverse_pred=rev if (rev or b.chance(0.3)) else None)
+    b.store(dst)
+
+
+def emit_tensor_scalar(b):
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    op0 = b.pick(list(ALU_SPELLINGS))
+    op1 = b.pick(list(ALU_SPELLINGS)) if b.chance(0.6) else None
+    operand0, _ = scalar_or_column(b, s, c, -3, 3)
+    ops = {"data": data, "op0": spelled(b, ALU_SPELLINGS, op0), "operand0": operand0}
+    if op0 != "bypass" and b.chance(0.4):
+        ops["reverse0"] = True
+    if op1 is not None:
+        ops["op1"] = spelled(b, ALU_SPELLINGS, op1)
+        if op1 != "bypass" or b.chance(0.3):
+            ops["operand1"], _ = scalar_or_column(b, s, c, -3, 3)
+        if op1 != "bypass" and b.chance(0.4):
+            ops["reverse1"] = b.chance(0.8)
+    if b.chance(0.15):
+        dst = data
+    else:
+        dst = b.tile(any_dtype(b), b.shifted(s, c), c, free if b.chance(0.7) else [n], compute_mem(b))
+    b.instr("tensor_scalar", dst=dst, **ops)
+    b.store(dst)
+
+
+def emit_tensor_tensor(b):
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    tiles = []
+    for _ in range(2):
+        dt = any_dtype(b)
+        t = b.tile(dt, b.shifted(s, c), c, free if b.chance(0.8) else [n], compute_mem(b))
+        b.load(t, b.values(dt, (c, n), -6, 6, specials=b.chance(0.3)))
+        tiles.append(t)
+    op = b.pick(["add", "subtract", "multiply", "maximum", "minimum"])
+    dst = tiles[0] if b.chance(0.15) else b.tile(any_dtype(b), s, c, free, compute_mem(b))
+    b.instr("tensor_tensor", dst=dst, data1=tiles[0], data2=tiles[1], op=spelled(b, ALU_SPELLINGS, op))
+    b.store(dst)
+
+
+def emit_tensor_reduce(b):
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    op = b.pick(list(REDUCE_SPELLINGS))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    if op == "add":  # S3: add may be reordered; keep every term positive
+        b.load(data, b.values(ddt, (c, n), 0.1, 4, irange=(0, 1000)))
+    else:
+        b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    exact = op != "add" or ddt in INTS
+    dst = b.tile(any_dtype(b) if exact else "f32", b.shifted(s, c), c, [1], compute_mem(b))
+    neg = b.chance(0.4)
+    b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op),
+            negate=neg if (neg or b.chance(0.3)) else None)
+    b.store(dst)
+
+
+# ---- Vector accumulator instructions (S4.3, S4.4) ----
+
+def emit_select_reduce(b, s, c, cmd, with_res, store_dst=True):
+    free = b.free_shape()
+    n = int(np.prod(free))
+    odt = b.pick(["f32", "f32", "bf16", "f16", "fp8e4m3", "fp8e4m3fn", "fp8e5m2", "i8", "i16", "u8", "u16"])
+    pdt = b.pick(["i8", "u8", "i16", "u16"])
+    omem = compute_mem(b)
+    on_true = b.tile(odt, s, c, free, omem)
+    b.load(on_true, b.values(odt, (c, n), -20, 20, specials=b.chance(0.2)))
+    pred = b.tile(pdt, s, c, free if b.chance(0.7) else [n], "sbuf" if omem == "psum" else compute_mem(b))
+    b.load(pred, predicate_values(b, pdt, (c, n)))
+    on_false, _ = scalar_or_column(b, s, c, -30, 30, dtype="f32")
+    if not hasattr(on_false, "name") and b.chance(0.2):
+        on_false = b.pick([FP32_MIN, -1000.0, 0.0])
+    dst = on_true if b.chance(0.1) else b.tile(any_dtype(b, 0.85), s, c, free, compute_mem(b))
+    res = reduce_res_tile(b, s, c, exact=True) if with_res else None
+    ops = {"dst": dst, "predicate": pred, "on_true": on_true, "on_false": on_false, "reduce_res": res,
+           "reduce_cmd": reduce_cmd_text(b, cmd)}
+    if b.chance(0.2):
+        ops["reduce_op"] = spelled(b, REDUCE_SPELLINGS, "maximum")
+    if b.chance(0.4):
+        ops["reverse_pred"] = b.chance(0.7)
+    b.instr("select_reduce", **ops)
+    if store_dst or dst is on_true:
+        b.store(dst)
+    if res is not None:
+        b.store(res)
+
+
+def range_select_operands(b, s, c, n, range_start):
+    """Bounds around the index window [range_start, range_start + n) (seed 003)."""
+    lo, hi = range_start - 4, range_start + n + 4
+    b0, _ = b.column(s, c, lo, hi, "f32")
+    b1, _ = b.column(s, c, lo, hi, "f32")
+    ops = (spelled(b, COMPARE_SPELLINGS, b.pick(list(COMPARE_SPELLINGS))),
+           spelled(b, COMPARE_SPELLINGS, b.pick(list(COMPARE_SPELLINGS))))
+    return b0, b1, ops
+
+
+def emit_range_select(b, s, c, cmd, with_res, store_dst=True):
+    free = b.free_shape()
+    n = int(np.prod(free))
+    odt = float_dtype(b)
+    on_true = b.tile(odt, s, c, free, compute_mem(b))
+    b.load(on_true, b.values(odt, (c, n), -50, 50, specials=b.chance(0.2)))
+    range_start = b.pick([0, 0, int(b.rng.integers(-40, 40)), int(b.rng.integers(0, 5000))])
+    b0, b1, (cmp0, cmp1) = range_select_operands(b, s, c, n, range_start)
+    dst = on_true if b.chance(0.15) else b.tile(float_dtype(b), s, c, free, compute_mem(b))
+    res = reduce_res_tile(b, s, c, exact=True) if with_res else None
+    ops = {"dst": dst, "on_true_tile": on_true, "comp_op0": cmp0, "comp_op1": cmp1, "bound0": b0, "bound1": b1,
+           "reduce_cmd": reduce_cmd_text(b, cmd), "reduce_res": res}
+    if range_start != 0 or b.chance(0.3):
+        ops["range_start"] = range_start
+    if b.chance(0.2):
+        ops["reduce_op"] = spelled(b, REDUCE_SPELLINGS, "maximum")
+    if b.chance(0.2):
+        ops["on_false_value"] = "fp32.min"
+    b.instr("range_select", **ops)
+    if store_dst or dst is on_true:
+        b.store(dst)
+    if res is not None:
+        b.store(res)

@@ -1,0 +1,316 @@
+#!/usr/bin/python3
+"""Seeded random program generator (issue 3). Each program is a .nasm text in
+the language of LANGUAGE.md section 2, its input .npy files, and the expected
+outputs computed by the independent model nki_ref.py.
+
+    gen_programs.py --count N --seed S --out DIR   # DIR/prog_K/{prog.nasm, inputs/, expected/, tolerance.json}
+"""
+import argparse
+import json
+import os
+import shutil
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nasm_reader  # noqa: E402
+import nki_ref  # noqa: E402
+import ref_dtypes  # noqa: E402
+from gen_builder import ProgramBuilder  # noqa: E402
+from gen_instructions import (FLOATS, INTS, any_dtype, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
+                              emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
+                              emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
+from gen_scalar import emit_scalar_acc  # noqa: E402
+
+ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
+
+
+def has_v3(b):
+    return b.arch in ("trn2", "trn3")
+
+
+# ---- blocks: a few instructions with their loads and stores ----
+
+def block_dma(b):
+    """DMA ignores S1.5: any partition start; HBM views with steps and windows."""
+    dtype = any_dtype(b, 0.5)
+    c = int(b.rng.integers(1, 129))
+    s = int(b.rng.integers(0, 129 - c))
+    t = b.tile(dtype, s, c, b.free_shape(200))
+    t.whole = t.whole and s == 0
+    b.load(t, b.values(dtype, (c, t.elems), -1000, 1000, specials=True))
+    b.store(t)
+
+
+def block_vector_acc(b):
+    s, c = b.lanes()
+    cmd = b.pick(["reset_reduce", "reset_reduce", "idle", "reset", "reduce"])
+    emit = b.pick([emit_select_reduce, emit_range_select])
+    emit(b, s, c, cmd, b.chance(0.85))
+
+
+def block_scalar_acc(b):
+    s, c = b.lanes()
+    cmd = b.pick(["reset_reduce", "reset_reduce", "idle", "reset"])
+    op = b.pick(["add", "maximum", "minimum", "abs_max", "abs_min"]) if b.arch == "trn3" else "add"
+    emit_scalar_acc(b, s, c, cmd, b.chance(0.85), op)
+
+
+def idle_vector(b, lanes=None):
+    s, c = lanes or b.lanes()
+    b.pick([emit_select_reduce, emit_range_select])(b, s, c, "idle", b.chance(0.5), store_dst=b.chance(0.5))
+
+
+def idle_scalar(b, lanes=None):
+    s, c = lanes or b.lanes()
+    emit_scalar_acc(b, s, c, "idle", b.chance(0.5), "add")
+
+
+def chain_lanes(b, s, c):
+    return b.sub_lanes(s, c) if b.chance(0.2) else (s, c)
+
+
+def block_vector_chain(b):
+    """S3 chain on the Vector accumulator: reset_reduce, reduce..., reduce_res, with
+    other instructions (idle ones included) in between (seed 003 example 2)."""
+    s, c = b.lanes()
+    b.emit(f"; vector accumulator chain on partitions {s}..{s + c - 1}")
+    b.features.add("vector_chain")
+    steps = int(b.rng.integers(2, 6))
+    fillers = [emit_tensor_scalar, emit_tensor_tensor, emit_memset, block_dma, block_scalar_acc, emit_iota,
+               lambda g: idle_vector(g, (s, c)), lambda g: idle_vector(g, chain_lanes(g, s, c))]
+    first = "reset_reduce" if b.chance(0.8) else "reset"
+    for k in range(steps):
+        cmd = first if k == 0 else "reduce"
+        last = k == steps - 1
+        lanes = (s, c) if k == 0 or last else chain_lanes(b, s, c)
+        b.pick([emit_select_reduce, emit_range_select])(b, *lanes, cmd, last or b.chance(0.2),
+                                                         store_dst=b.chance(0.5))
+        if not last:
+            for _ in range(int(b.rng.integers(0, 3))):
+                b.pick(fillers)(b)
+    if b.chance(0.3):
+        idle_vector(b, (s, c))  # reduce_res of an idle instruction reads the accumulator unchanged
+
+
+def block_scalar_chain(b):
+    """S3 chain on the Scalar accumulator, shared by activation and activate2."""
+    s, c = b.lanes()
+    b.emit(f"; scalar accumulator chain on partitions {s}..{s + c - 1}")
+    b.features.add("scalar_chain")
+    op = b.pick(["add", "add", "maximum", "minimum", "abs_max", "abs_min"]) if b.arch == "trn3" else "add"
+    steps = int(b.rng.integers(2, 6))
+    fillers = [emit_tensor_scalar, emit_tensor_tensor, emit_memset, block_dma, block_vector_acc,
+               lambda g: idle_scalar(g, (s, c)), lambda g: idle_scalar(g, chain_lanes(g, s, c))]
+    first = "reset_reduce" if b.chance(0.8) else "reset"
+    for k in range(steps):
+        cmd = first if k == 0 else "reduce"
+        last = k == steps - 1
+        lanes = (s, c) if k == 0 or last else chain_lanes(b, s, c)
+        emit_scalar_acc(b, *lanes, cmd, last or b.chance(0.2), op)
+        if not last:
+            for _ in range(int(b.rng.integers(0, 3))):
+                b.pick(fillers)(b)
+
+
+def cols(t, a, z):
+    """Text of tile t restricted to free columns [a, z) (expressions allowed)."""
+    off = f"{t.col_offset}+" if t.col_offset else ""
+    return f"{t.name}[{t.pstart}:{t.pstart + t.pcount}, {off}{a}:{off}{z}]"
+
+
+def block_rept(b):
+    """.rept over column chunks of one tile (LANGUAGE.md 2.1), expressions in slices and operands."""
+    b.features.add("rept")
+    s, c = b.lanes()
+    k = int(b.rng.integers(3, 6))
+    w = int(b.rng.integers(1, 40))
+    width = w
+    if b.chance(0.5):
+        width = b.fresh("W")
+        b.emit(f".equ {width}, {w}")
+    n = k * w
+    kind = b.pick(["range_select", "dma", "memset", "activation"])
+    if kind == "range_select":
+        dtype = b.pick(FLOATS)
+        t = b.tile(dtype, s, c, [n], "sbuf")
+        b.load(t, b.values(dtype, (c, n), -50, 50))
+        o = b.tile(b.pick(FLOATS), s, c, [n], "sbuf")
+        rs = int(b.rng.integers(-10, 100))
+        b0, b1, (cmp0, cmp1) = range_select_operands(b, s, c, n, rs)
+        res = b.tile(b.pick(FLOATS), s, c, [1], "sbuf")
+        common = f"comp_op0={cmp0}, comp_op1={cmp1}, bound0={b0.ref()}, bound1={b1.ref()}"
+        b.emit(f"range_select dst={cols(o, 0, width)}, on_true_tile={cols(t, 0, width)}, {common}, "
+               f"reduce_cmd=reset_reduce, range_start={rs}")
+        b.emit(f".rept i, {k - 2}")
+        b.emit(f"  range_select dst={cols(o, f'(i+1)*{width}', f'(i+2)*{width}')}, "
+               f"on_true_tile={cols(t, f'(i+1)*{width}', f'(i+2)*{width}')}, {common}, "
+               f"reduce_cmd=reduce, range_start={rs}+(i+1)*{width}")
+        b.emit(".endr")
+        b.emit(f"range_select dst={cols(o, f'{k - 1}*{width}', f'{k}*{width}')}, "
+               f"on_true_tile={cols(t, f'{k - 1}*{width}', f'{k}*{width}')}, {common}, "
+               f"reduce_cmd=reduce, reduce_res={res.ref()}, range_start={rs}+{k - 1}*{width}")
+        b.store(o)
+        b.store(res)
+    elif kind == "dma":
+        dtype = any_dtype(b, 0.5)
+        x = b.hbm(dtype, [c, n], "input", b.values(dtype, (c, n)))
+        t = b.tile(dtype, s, c, [n], "sbuf")
+        b.emit(f".rept i, {k}")
+        b.emit(f"dma_copy dst={cols(t, f'i*{width}', f'(i+1)*{width}')}, src={x}[:, i*{width}:(i+1)*{width}]")
+        b.emit(".endr")
+        b.store(t)
+    elif kind == "memset":  # nested .rept; the value is an expression of both variables
+        dtype = b.pick(["f32", "bf16", "i32", "u8", "i16", "fp8e4m3"])
+        t = b.tile(dtype, s, c, [n], "sbuf")
+        b.emit(".rept i, 2")  # the second pass overwrites the first
+        b.emit(f"  .rept j, {k}")
+        b.emit(f"    memset dst={cols(t, f'j*{width}', f'(j+1)*{width}')}, value=i*10+j*3-(j/2)")
+        b.emit("  .endr")
+        b.emit(".endr")
+        b.store(t)
+    else:  # activation add-chain over chunks (S3: reset_reduce, then reduce)
+        dtype = b.pick(["f32", "bf16", "f16"])
+        t = b.tile(dtype, s, c, [n], "sbuf")
+        b.load(t, b.values(dtype, (c, n), 0.1, 3.0))
+        o = b.tile("f32", s, c, [n], "sbuf")
+        res = b.tile("f32", s, c, [1], "sbuf")
+        op = b.pick(["exp", "copy", "square", "sigmoid", "abs", "relu", "softplus", "sqrt"])
+        b.emit(f"activation dst={cols(o, 0, width)}, op={op}, data={cols(t, 0, width)}, "
+               f"reduce_op=add, reduce_cmd=reset_reduce")
+        b.emit(f".rept i, {k - 1}")
+        b.emit(f"activation dst={cols(o, f'(i+1)*{width}', f'(i+2)*{width}')}, op={op}, "
+               f"data={cols(t, f'(i+1)*{width}', f'(i+2)*{width}')}, reduce_op=add, reduce_cmd=reduce")
+        b.emit(".endr")
+        b.emit(f"activation dst={o.name}[{s}:{s + c}, 0:1], op=copy, data={t.name}[{s}:{s + c}, 0:1], "
+               f"reduce_res={res.ref()}")
+        b.store(res)
+        b.store(o)
+
+
+def block_alias(b):
+    """Tensors declared at the same `@` offset share bytes (LANGUAGE.md 2.1)."""
+    if b.alias_next >= 4096:
+        return block_dma(b)
+    b.features.add("alias")
+    base = b.alias_next
+    b.alias_next += 512
+    p = int(b.rng.integers(1, 129))
+    kinds = ["f32", "i32", "u32", "bf16", "f16", "u16", "i16", "u8", "i8", "fp8e4m3", "fp8e5m2"]
+    da, db = b.pick(kinds), b.pick(kinds)
+    nbytes = 4 * int(b.rng.integers(1, 65))
+    delta = b.pick([0, 0, 4, 8, 64]) if nbytes > 64 else 0
+    na = nbytes // ref_dtypes.itemsize(da)
+    nb = (nbytes - delta) // ref_dtypes.itemsize(db)
+    a = b.tile(da, 0, p, [na], offset=base)
+    a.whole = True
+    bb = b.tile(db, 0, p, [nb], offset=base + delta)
+    bb.whole = True
+    # the tile helper may widen a declaration; aliases need exact ones
+    b.decls[-2] = f".sbuf {a.name} {da} [{p}, {na}] @ {base}"
+    b.decls[-1] = f".sbuf {bb.name} {db} [{p}, {nb}] @ {base + delta}"
+    a.col_offset = bb.col_offset = 0
+    a.windowed = bb.windowed = False
+    if b.chance(0.5):
+        b.instr("dma_copy", dst=a, src=b.hbm(da, [p, na], "input", b.values(da, (p, na), -100, 100)))
+        b.store(bb)
+    else:
+        b.instr("dma_copy", dst=a, src=b.hbm(da, [p, na], "input", b.values(da, (p, na), -100, 100)))
+        value = int(b.rng.integers(0, 100)) if db in INTS else float(b.values("f32", (1,), -10, 10)[0])
+        b.instr("memset", dst=f"{bb.name}[0:{min(p, 32)}]", value=value)  # Vector: S1.5 alignment
+        b.store(a)
+
+
+BLOCKS = [  # (block, weight, needs)
+    (block_dma, 1.0, None), (emit_memset, 1.0, None), (emit_iota, 0.8, None),
+    (emit_nonzero_with_count, 1.0, has_v3), (emit_tensor_copy_predicated, 1.2, None),
+    (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
+    (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
+    (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
+]
+
+
+def generate(seed):
+    """One program: (text, inputs {name: array}, expected {name: array}, tolerance dict)."""
+    rng = np.random.default_rng(seed)
+    names, weights = zip(*ARCHS)
+    arch = names[int(rng.choice(len(names), p=np.array(weights) / sum(weights)))]
+    b = ProgramBuilder(rng, arch)
+    b.alias_next = 0
+    usable = [(f, w) for f, w, need in BLOCKS if need is None or need(b)]
+    probs = np.array([w for _, w in usable])
+    for _ in range(int(rng.integers(2, 7))):
+        usable[int(rng.choice(len(usable), p=probs / probs.sum()))][0](b)
+    text = f"; random program, seed {seed}\n" + b.text()
+    expected, _ = nki_ref.run_program(text, b.inputs)
+    return text, dict(b.inputs), expected, {"rtol": 1e-5, "atol": 1e-6}
+
+
+def write_program(folder, text, inputs, expected, tolerance):
+    shutil.rmtree(folder, ignore_errors=True)
+    os.makedirs(os.path.join(folder, "inputs"), exist_ok=True)
+    os.makedirs(os.path.join(folder, "expected"), exist_ok=True)
+    with open(os.path.join(folder, "prog.nasm"), "w") as f:
+        f.write(text)
+    for name, arr in inputs.items():
+        np.save(os.path.join(folder, "inputs", name + ".npy"), arr)
+    for name, arr in expected.items():
+        np.save(os.path.join(folder, "expected", name + ".npy"), arr)
+    with open(os.path.join(folder, "tolerance.json"), "w") as f:
+        json.dump(tolerance, f)
+
+
+def coverage(texts):
+    """Counts of what a set of programs exercises (mnemonics, dtypes, flags, commands)."""
+    import collections
+    count = collections.Counter()
+    for text in texts:
+        prog = nasm_reader.read_program(text)
+        count["arch " + prog.arch] += 1
+        for d in prog.decls.values():
+            count[f"dtype {d.dtype}"] += 1
+            count[f"memory {d.memory}"] += 1
+            if d.offset is not None:
+                count["explicit @ offset"] += 1
+        count[".rept"] += text.count(".rept")
+        for ins in prog.instrs:
+            count[ins.mnemonic] += 1
+            for key, value in ins.ops.items():
+                if key in ("reduce_cmd", "reduce_op", "op", "op0", "op1", "comp_op0", "comp_op1"):
+                    count[f"{ins.mnemonic} {key}={value}"] += 1
+                elif isinstance(value, bool) and value:
+                    count[f"{ins.mnemonic} {key}=true"] += 1
+                elif key in ("on_false", "imm0", "imm1", "operand0", "operand1", "scale", "bias", "src"):
+                    kind = "tile" if isinstance(value, nasm_reader.View) else "scalar"
+                    count[f"{ins.mnemonic} {key} {kind}"] += 1
+                if isinstance(value, nasm_reader.View) and prog.decls[value.name].memory != "hbm":
+                    start, cnt = value.dims[0][0], value.dims[0][1]
+                    count[f"partition start {start if start in (0, 32, 64, 96) else 'other'}"] += 1
+    return count
+
+
+def program_seed(seed, index):
+    return seed * 100003 + index
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--out")
+    ap.add_argument("--stats", action="store_true", help="print what the programs cover instead of writing them")
+    args = ap.parse_args(argv)
+    if args.stats:
+        count = coverage(generate(program_seed(args.seed, k))[0] for k in range(args.count))
+        for key in sorted(count):
+            print(f"{count[key]:7d}  {key}")
+        return 0
+    for k in range(args.count):
+        text, inputs, expected, tol = generate(program_seed(args.seed, k))
+        write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

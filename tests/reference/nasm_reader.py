@@ -1,0 +1,326 @@
+"""The reference model's own reader of the .nasm language (LANGUAGE.md section 2).
+
+Written from LANGUAGE.md alone so that the model can run any program text, not
+only the ones the generator builds. It expands .rept, evaluates expressions with
+C integer division, resolves operands by the kinds the ISA spec gives them, and
+fills defaults from the spec. It assumes the program is valid (nisa's assembler
+is what reports errors); it raises ValueError on anything it cannot read.
+"""
+import json
+import os
+import re
+from dataclasses import dataclass, field
+
+import numpy as np
+
+import ref_dtypes
+
+SPEC_PATH = os.path.join(os.path.dirname(__file__), "..", "..", "isa-spec", "isa.json")
+FP32_MIN = float(np.finfo(np.float32).min)  # -3.4028234663852886e38, bits 0xFF7FFFFF (S2.4)
+FP32_MAX = float(np.finfo(np.float32).max)
+
+
+def load_spec():
+    with open(SPEC_PATH) as f:
+        return json.load(f)
+
+
+SPEC = load_spec()
+INSTRUCTIONS = {ins["name"]: ins for ins in SPEC["instructions"]}
+ENUMS = {name: {v["name"]: v["name"] for v in values} for name, values in SPEC["enums"].items()}
+for _name, _values in SPEC["enums"].items():
+    for _v in _values:
+        for _alias in _v.get("aliases", []):
+            ENUMS[_name][_alias] = _v["name"]
+
+
+@dataclass
+class Decl:
+    name: str
+    memory: str            # hbm | sbuf | psum
+    dtype: str
+    shape: list
+    role: str = None       # HBM only
+    offset: int = None     # SBUF/PSUM explicit @ offset, else None
+    init: object = None    # None, "iota" or a number
+    line: int = 0
+
+
+@dataclass
+class View:
+    name: str
+    dims: list  # [(start, count, step)] one per declared dimension
+
+
+@dataclass
+class Instr:
+    mnemonic: str
+    ops: dict
+    line: int
+
+
+@dataclass
+class Program:
+    arch: str = "trn2"
+    decls: dict = field(default_factory=dict)
+    instrs: list = field(default_factory=list)
+
+
+# ---- expressions ----
+
+_TOKEN = re.compile(r"\s*(?:(0[xX][0-9a-fA-F]+)|(\d+\.\d*(?:[eE][+-]?\d+)?|\.\d+(?:[eE][+-]?\d+)?|\d+[eE][+-]?\d+)"
+                    r"|(\d+)|(fp32\.min|fp32\.max|[A-Za-z_][A-Za-z0-9_]*)|(.))")
+
+
+def _tokens(text):
+    out = []
+    for m in _TOKEN.finditer(text):
+        hexa, flt, integer, ident, other = m.groups()
+        if hexa:
+            out.append(("num", int(hexa, 16)))
+        elif flt:
+            out.append(("num", float(flt)))
+        elif integer:
+            out.append(("num", int(integer)))
+        elif ident:
+            out.append(("id", ident))
+        elif other and not other.isspace():
+            out.append(("op", other))
+    return out
+
+
+def _c_div(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        q = abs(a) // abs(b)
+        return q if (a >= 0) == (b >= 0) else -q
+    return a / b
+
+
+def _c_mod(a, b):
+    if isinstance(a, int) and isinstance(b, int):
+        return a - _c_div(a, b) * b
+    return float(np.fmod(a, b))
+
+
+def evaluate(text, env):
+    toks = _tokens(text)
+    pos = [0]
+
+    def peek():
+        return toks[pos[0]] if pos[0] < len(toks) else (None, None)
+
+    def take():
+        t = peek()
+        pos[0] += 1
+        return t
+
+    def primary():
+        kind, val = take()
+        if kind == "num":
+            return val
+        if kind == "id":
+            named = {"inf": float("inf"), "nan": float("nan"), "fp32.min": FP32_MIN, "fp32.max": FP32_MAX}
+            if val in named:
+                return named[val]
+            if val in env:
+                return env[val]
+            raise ValueError(f"unknown name {val!r} in {text!r}")
+        if (kind, val) == ("op", "("):
+            v = additive()
+            if take() != ("op", ")"):
+                raise ValueError(f"missing ) in {text!r}")
+            return v
+        if (kind, val) == ("op", "-"):
+            return -primary()
+        if (kind, val) == ("op", "+"):
+            return primary()
+        raise ValueError(f"bad expression {text!r}")
+
+    def multiplicative():
+        v = primary()
+        while peek() in (("op", "*"), ("op", "/"), ("op", "%")):
+            _, o = take()
+            r = primary()
+            v = v * r if o == "*" else _c_div(v, r) if o == "/" else _c_mod(v, r)
+        return v
+
+    def additive():
+        v = multiplicative()
+        while peek() in (("op", "+"), ("op", "-")):
+            _, o = take()
+            r = multiplicative()
+            v = v + r if o == "+" else v - r
+        return v
+
+    v = additive()
+    if pos[0] != len(toks):
+        raise ValueError(f"trailing text in expression {text!r}")
+    return v
+
+
+def split_top(text, sep=","):
+    """Split on `sep` outside brackets and parentheses."""
+    parts, depth, cur = [], 0, ""
+    for ch in text:
+        if ch in "[(":
+            depth += 1
+        elif ch in "])":
+            depth -= 1
+        if ch == sep and depth == 0:
+            parts.append(cur)
+            cur = ""
+        else:
+            cur += ch
+    parts.append(cur)
+    return [p.strip() for p in parts]
+
+
+def strip_comment(line):
+    out, quoted = "", False
+    for ch in line:
+        if ch == '"':
+            quoted = not quoted
+        if not quoted and ch in ";#":
+            break
+        out += ch
+    return out.strip()
+
+
+# ---- operands ----
+
+_TENSOR_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?$", re.S)
+
+
+def parse_view(text, prog, env):
+    m = _TENSOR_REF.match(text.strip())
+    if not m or m.group(1) not in prog.decls:
+        return None
+    decl = prog.decls[m.group(1)]
+    slices = split_top(m.group(2)) if m.group(2) is not None else []
+    dims = []
+    for d, size in enumerate(decl.shape):
+        if d >= len(slices):
+            dims.append((0, size, 1))
+            continue
+        parts = slices[d].split(":")
+        if len(parts) == 1:
+            a = evaluate(parts[0], env)
+            dims.append((a, 1, 1))
+            continue
+        a = evaluate(parts[0], env) if parts[0].strip() else 0
+        b = evaluate(parts[1], env) if parts[1].strip() else size
+        step = evaluate(parts[2], env) if len(parts) > 2 and parts[2].strip() else 1
+        count = max(0, -(-(b - a) // step))
+        dims.append((a, count, step))
+    return View(decl.name, dims)
+
+
+def _spec_default(op_spec):
+    d = op_spec["default"]
+    if isinstance(d, str) and d == "fp32.min":
+        return FP32_MIN
+    if op_spec["kind"] == "enum":
+        return ENUMS[op_spec["enum"]][d]
+    return d
+
+
+def parse_instruction(mnemonic, text, prog, env, line):
+    spec = INSTRUCTIONS[mnemonic]
+    given = {}
+    for item in split_top(text):
+        if not item:
+            continue
+        key, _, value = item.partition("=")
+        given[key.strip()] = value.strip()
+    ops = {}
+    for op_spec in spec["operands"]:
+        name, kind = op_spec["name"], op_spec["kind"]
+        if name not in given:
+            if "default" in op_spec:
+                ops[name] = _spec_default(op_spec)
+            continue
+        value = given.pop(name)
+        if kind == "tensor":
+            view = parse_view(value, prog, env)
+            if view is None:
+                raise ValueError(f"line {line}: {name}: not a tensor: {value}")
+            ops[name] = view
+        elif kind == "tensor_or_scalar":
+            view = parse_view(value, prog, env)
+            ops[name] = view if view is not None else evaluate(value, env)
+        elif kind == "enum":
+            ops[name] = ENUMS[op_spec["enum"]][value]
+        elif kind == "bool":
+            ops[name] = {"true": True, "false": False}[value]
+        else:  # scalar, int
+            ops[name] = evaluate(value, env)
+    if given:
+        raise ValueError(f"line {line}: unknown keys {sorted(given)}")
+    return Instr(mnemonic, ops, line)
+
+
+# ---- directives and .rept ----
+
+def _parse_decl(directive, rest, prog, env, line):
+    m = re.match(r"^([A-Za-z_]\w*)\s+(\w+)\s*\[(.*?)\]\s*(.*)$", rest)
+    if not m:
+        raise ValueError(f"line {line}: bad declaration")
+    name, dtype, dims, tail = m.groups()
+    shape = [evaluate(d, env) for d in split_top(dims)]
+    decl = Decl(name, directive[1:], ref_dtypes.canonical(dtype), shape, line=line)
+    if directive == ".hbm":
+        role, _, init = tail.partition("=")
+        decl.role = role.strip()
+        init = init.strip()
+        if init:
+            decl.init = "iota" if init == "iota" else evaluate(init, env)
+    elif tail.startswith("@"):
+        decl.offset = evaluate(tail[1:], env)
+    prog.decls[name] = decl
+
+
+def _process(lines, prog, env):
+    i = 0
+    while i < len(lines):
+        line_no, text = lines[i]
+        i += 1
+        if not text:
+            continue
+        head, _, rest = text.partition(" ")
+        rest = rest.strip()
+        if head == ".rept":
+            var, count = split_top(rest)
+            depth, body = 1, []
+            while True:
+                ln, t = lines[i]
+                i += 1
+                h = t.split(" ")[0] if t else ""
+                depth += h == ".rept"
+                depth -= h == ".endr"
+                if depth == 0:
+                    break
+                body.append((ln, t))
+            for k in range(evaluate(count, env)):
+                _process(body, prog, {**env, var.strip(): k})
+        elif head == ".arch":
+            prog.arch = rest
+        elif head == ".equ":
+            name, expr = split_top(rest)
+            env[name] = evaluate(expr, env)
+        elif head in (".hbm", ".sbuf", ".psum"):
+            _parse_decl(head, rest, prog, env, line_no)
+        elif head in (".file", ".loc"):
+            pass
+        elif head in INSTRUCTIONS:
+            prog.instrs.append(parse_instruction(head, rest, prog, env, line_no))
+        else:
+            raise ValueError(f"line {line_no}: unknown line {text!r}")
+
+
+def read_program(text):
+    prog = Program()
+    lines = [(n + 1, strip_comment(t)) for n, t in enumerate(text.splitlines())]
+    # A mnemonic may be followed by a tab rather than a space.
+    lines = [(n, re.sub(r"^(\S+)\s+", r"\1 ", t)) for n, t in lines]
+    _process(lines, prog, {})
+    return prog

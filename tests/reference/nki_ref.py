@@ -1,0 +1,311 @@
+#!/usr/bin/python3
+"""Independent NumPy reference model of the nisa machine.
+
+Written from the seed documents (../shared/seeds) and SEMANTICS.md, never from
+nisa's C++ code: one small function per instruction, each following its seed's
+NumPy equivalent. Usable as a library (run_program) or like `nisa run`:
+
+    nki_ref.py PROG.nasm [--input NAME=FILE.npy]... --dump DIR
+"""
+import argparse
+import math
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nasm_reader  # noqa: E402
+import ref_dtypes  # noqa: E402
+from ref_machine import Machine  # noqa: E402
+
+F32 = np.float32
+
+# ---- S5 activation functions: float64 math, rounded to float32 ----
+
+_erf = np.frompyfunc(math.erf, 1, 1)
+
+
+def erf(x):
+    return _erf(x).astype(np.float64)
+
+
+def _sigmoid(x):
+    return 1.0 / (1.0 + np.exp(-x))
+
+
+def _softplus(x):
+    return np.logaddexp(0.0, x)
+
+
+ACTIVATIONS = {
+    "copy": lambda x, a: x,
+    "identity": lambda x, a: x,
+    "exp": lambda x, a: np.exp(x),
+    "log": lambda x, a: np.log(x),
+    "tanh": lambda x, a: np.tanh(x),
+    "sigmoid": lambda x, a: _sigmoid(x),
+    "relu": lambda x, a: np.maximum(x, 0.0),
+    "gelu": lambda x, a: 0.5 * x * (1.0 + erf(x / math.sqrt(2.0))),
+    "gelu_apprx_tanh": lambda x, a: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))),
+    "gelu_apprx_sigmoid": lambda x, a: x * _sigmoid(1.702 * x),
+    "silu": lambda x, a: x * _sigmoid(x),
+    "mish": lambda x, a: x * np.tanh(_softplus(x)),
+    "square": lambda x, a: x * x,
+    "sqrt": lambda x, a: np.sqrt(x),
+    "rsqrt": lambda x, a: 1.0 / np.sqrt(x),
+    "reciprocal": lambda x, a: 1.0 / x,
+    "sin": lambda x, a: np.sin(x),
+    "arctan": lambda x, a: np.arctan(x),
+    "erf": lambda x, a: erf(x),
+    "softplus": lambda x, a: _softplus(x),
+    "abs": lambda x, a: np.abs(x),
+    "sign": lambda x, a: np.sign(x),
+    "prelu": lambda x, a: np.where(x >= 0, x, a * x),
+}
+
+
+def activate(op, x_f32, relu_param):
+    with np.errstate(all="ignore"):
+        return ACTIVATIONS[op](x_f32.astype(np.float64), np.asarray(relu_param, dtype=np.float64)).astype(F32)
+
+
+# ---- ALU and comparison operators, in float32 (S2.1) ----
+
+ALU = {
+    "add": lambda a, b: F32(a) + F32(b),
+    "subtract": lambda a, b: F32(a) - F32(b),
+    "multiply": lambda a, b: F32(a) * F32(b),
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+}
+
+COMPARE = {
+    "equal": np.equal, "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
+    "greater": np.greater, "greater_equal": np.greater_equal,
+}
+
+
+def alu_stage(op, v, operand, reverse):
+    """One tensor-scalar stage: op(v, operand), or op(operand, v) when reversed; bypass passes v."""
+    if op == "bypass":
+        return v
+    with np.errstate(all="ignore"):
+        return (ALU[op](operand, v) if reverse else ALU[op](v, operand)).astype(F32)
+
+
+# ---- reductions and the accumulators (S3) ----
+
+IDENTITY = {"maximum": -np.inf, "minimum": np.inf, "add": 0.0, "abs_max": 0.0, "abs_min": np.inf}
+
+COMBINE = {
+    "add": lambda a, b: (F32(a) + F32(b)).astype(F32),
+    "maximum": np.maximum,
+    "minimum": np.minimum,
+    "abs_max": lambda a, b: np.maximum(np.abs(a), np.abs(b)),
+    "abs_min": lambda a, b: np.minimum(np.abs(a), np.abs(b)),
+}
+
+
+def reduce_free(op, values):
+    """Reduce each partition's elements left to right in float32 (S3) -> [P]."""
+    if op == "add":
+        acc = np.zeros(values.shape[0], dtype=F32)
+        with np.errstate(all="ignore"):
+            for i in range(values.shape[1]):
+                acc = (acc + values[:, i]).astype(F32)
+        return acc
+    if op == "maximum":
+        return np.max(values, axis=1)
+    if op == "minimum":
+        return np.min(values, axis=1)
+    if op == "abs_max":
+        return np.max(np.abs(values), axis=1)
+    return np.min(np.abs(values), axis=1)  # abs_min
+
+
+def accumulate(m, engine, lanes_view, cmd, op, values, reduce_res):
+    """S3: update the engine's accumulator lanes, then copy them to reduce_res."""
+    acc = m.acc[engine]
+    lanes = m.lanes(lanes_view)
+    if cmd in ("reset", "reset_reduce"):
+        acc[lanes] = IDENTITY[op]
+    if cmd in ("reset_reduce", "reduce"):
+        with np.errstate(all="ignore"):
+            acc[lanes] = COMBINE[op](acc[lanes], reduce_free(op, values)).astype(F32)
+    if reduce_res is not None:
+        m.write(reduce_res, acc[lanes].reshape(-1, 1))
+
+
+# ---- the instructions ----
+
+def dma_copy(m, o):
+    """Bits copied exactly (S2.1); views flatten their free dimensions."""
+    m.write_raw(o["dst"], m.read_raw(o["src"]))
+
+
+def memset(m, o):
+    dst, value = o["dst"], o["value"]
+    shape = (m.partitions(dst), -1)
+    n = m.read_raw(dst).size
+    if ref_dtypes.is_float(m.dtype(dst)):
+        m.write(dst, np.full(n, F32(value), dtype=F32).reshape(shape))
+    else:  # exact int32 for integer tiles (LANGUAGE.md 2.3)
+        m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), np.full(n, int(value))).reshape(shape))
+
+
+def iota(m, o):
+    """dst[p, i] = base + p*partition_step + i*free_step, p and i relative to the tile."""
+    dst = o["dst"]
+    p_count, f_count = m.read_raw(dst).shape
+    p = np.arange(p_count).reshape(-1, 1)
+    i = np.arange(f_count).reshape(1, -1)
+    if ref_dtypes.is_float(m.dtype(dst)):
+        base, ps, fs = (float(F32(o[k])) for k in ("base", "partition_step", "free_step"))
+        m.write(dst, (base + p * ps + i * fs).astype(F32))
+    else:
+        base, ps, fs = (int(o[k]) for k in ("base", "partition_step", "free_step"))
+        m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), base + p * ps + i * fs))
+
+
+def nonzero_with_count(m, o):
+    """Seed 000: only partitions 16k are read and written; the rest of dst is unchanged."""
+    src, dst = o["src"], o["dst"]
+    values = ref_dtypes.decode_exact(m.dtype(src), m.read_raw(src))
+    out = m.read_raw(dst).astype(np.int64)
+    t = values.shape[1]
+    for row, phys in enumerate(m.lanes(src)):
+        if phys % 16 != 0:
+            continue
+        nonzero_indices = [i + o["index_offset"] for i in range(t) if values[row, i] != 0]  # NaN != 0 holds
+        out[row, :] = nonzero_indices + [o["padding_val"]] * (t - len(nonzero_indices)) + [len(nonzero_indices)]
+    m.write_raw(dst, ref_dtypes.encode_int("i32", out))
+
+
+def tensor_copy_predicated(m, o):
+    """Seed 001: dst = src where predicate (== 0 with reverse_pred); bits copied."""
+    dst, src, pred = o["dst"], o["src"], o["predicate"]
+    predicate = m.read_raw(pred) != 0
+    if o["reverse_pred"]:
+        predicate = ~predicate
+    out = m.read_raw(dst)
+    if hasattr(src, "dims"):
+        source = m.read_raw(src)
+    elif ref_dtypes.is_float(m.dtype(dst)):
+        source = ref_dtypes.encode(m.dtype(dst), np.full(out.shape, F32(src)))
+    else:
+        source = ref_dtypes.encode_int(m.dtype(dst), np.full(out.shape, int(src)))
+    m.write_raw(dst, np.where(predicate, source, out))
+
+
+def select_reduce(m, o):
+    """Seed 002: result = np.where(predicate, on_true, on_false); max-reduce into the Vector acc."""
+    on_true = m.read(o["on_true"])
+    predicate = m.read_raw(o["predicate"]) != 0
+    if o["reverse_pred"]:
+        predicate = ~predicate  # logical not of the predicate (seed: "reverses the meaning")
+    on_false = m.column(o["on_false"], on_true.shape[0])
+    result = np.where(predicate, on_true, on_false).astype(F32)
+    m.write(o["dst"], result)
+    accumulate(m, "vector", o["on_true"], o["reduce_cmd"], o["reduce_op"], result, o.get("reduce_res"))
+
+
+def range_select(m, o):
+    """Seed 003's NumPy equivalent, literally."""
+    on_true_tile = m.read(o["on_true_tile"])
+    range_start = o["range_start"]
+    indices = np.zeros(on_true_tile.shape)
+    indices[:] = range_start + np.arange(on_true_tile[0].size)
+    indices = indices.astype(F32)  # the comparison is done in FP32 (seed 003)
+    bound0 = m.read(o["bound0"]).reshape(-1, 1)
+    bound1 = m.read(o["bound1"]).reshape(-1, 1)
+    mask = COMPARE[o["comp_op0"]](indices, bound0) & COMPARE[o["comp_op1"]](indices, bound1)
+    select_out_tile = np.where(mask, on_true_tile, F32(o["on_false_value"])).astype(F32)
+    m.write(o["dst"], select_out_tile)
+    accumulate(m, "vector", o["on_true_tile"], o["reduce_cmd"], o["reduce_op"], select_out_tile,
+               o.get("reduce_res"))
+
+
+def activation(m, o):
+    """S4.6: dst = op(data * scale + bias) in float32; add-reduction into the Scalar acc."""
+    data = m.read(o["data"])
+    p = data.shape[0]
+    scale = m.column(o["scale"], p)
+    bias = m.column(o.get("bias", 0.0), p)
+    with np.errstate(all="ignore"):
+        pre = ((data * scale).astype(F32) + bias).astype(F32)
+    result = activate(o["op"], pre, 0.0)
+    m.write(o["dst"], result)
+    accumulate(m, "scalar", o["data"], o["reduce_cmd"], o.get("reduce_op", "add"), result, o.get("reduce_res"))
+
+
+def activate2(m, o):
+    """Seed 004: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results."""
+    data = m.read(o["data"])
+    p = data.shape[0]
+    val = alu_stage(o["op0"], data, m.column(o["imm0"], p), o["reverse0"])
+    val = alu_stage(o["op1"], val, m.column(o["imm1"], p), o["reverse1"])
+    result = activate(o["op"], val, m.column(o["relu_param"], p))
+    m.write(o["dst"], result)
+    accumulate(m, "scalar", o["data"], o["reduce_cmd"], o.get("reduce_op", "add"), result, o.get("reduce_res"))
+
+
+def tensor_scalar(m, o):
+    data = m.read(o["data"])
+    p = data.shape[0]
+    val = alu_stage(o["op0"], data, m.column(o["operand0"], p), o["reverse0"])
+    if o["op1"] != "bypass":
+        val = alu_stage(o["op1"], val, m.column(o["operand1"], p), o["reverse1"])
+    m.write(o["dst"], val)
+
+
+def tensor_tensor(m, o):
+    with np.errstate(all="ignore"):
+        m.write(o["dst"], ALU[o["op"]](m.read(o["data1"]), m.read(o["data2"])).astype(F32))
+
+
+def tensor_reduce(m, o):
+    r = reduce_free(o["op"], m.read(o["data"]))
+    if o["negate"]:
+        r = -r
+    m.write(o["dst"], r.reshape(-1, 1))
+
+
+SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
+                                     select_reduce, range_select, activation, activate2, tensor_scalar,
+                                     tensor_tensor, tensor_reduce)}
+
+
+def run_program(text, inputs):
+    """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)."""
+    prog = nasm_reader.read_program(text)
+    m = Machine(prog)
+    m.load_inputs(inputs)
+    for ins in prog.instrs:
+        try:
+            SEMANTICS[ins.mnemonic](m, ins.ops)
+        except Exception as e:
+            raise RuntimeError(f"line {ins.line}: {ins.mnemonic}: {e}") from e
+    return m.outputs(), m
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("program")
+    ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy")
+    ap.add_argument("--dump", required=True, metavar="DIR")
+    args = ap.parse_args(argv)
+    inputs = {}
+    for item in args.input:
+        name, _, path = item.partition("=")
+        inputs[name] = np.load(path)
+    with open(args.program) as f:
+        outputs, _ = run_program(f.read(), inputs)
+    os.makedirs(args.dump, exist_ok=True)
+    for name, arr in outputs.items():
+        np.save(os.path.join(args.dump, name + ".npy"), arr)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

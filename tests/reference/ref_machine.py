@@ -1,0 +1,139 @@
+"""Memories and accumulators of the modeled NeuronCore (S1), independent of nisa.
+
+HBM tensors are separate raw arrays. SBUF and PSUM are byte arrays of 128
+partitions: a tensor's free dimensions are laid out row-major from its byte
+offset in every partition (LANGUAGE.md 2.1), so tensors declared with `@` at the
+same offset alias exactly as on the machine.
+"""
+import numpy as np
+
+import ref_dtypes
+
+PARTITIONS = 128
+
+
+class Machine:
+    def __init__(self, prog):
+        self.prog = prog
+        self.hbm = {}
+        self.offsets = {}
+        ends = {"sbuf": 0, "psum": 0}
+        decls = prog.decls.values()
+        for d in decls:  # explicit placements first; automatic ones go after them all
+            if d.memory != "hbm" and d.offset is not None:
+                self.offsets[d.name] = d.offset
+                ends[d.memory] = max(ends[d.memory], d.offset + self.bytes_per_partition(d))
+        for d in decls:
+            if d.memory != "hbm" and d.offset is None:
+                start = -(-ends[d.memory] // 64) * 64
+                self.offsets[d.name] = start
+                ends[d.memory] = start + self.bytes_per_partition(d)
+        self.mem = {m: np.zeros((PARTITIONS, max(ends[m], 1)), dtype=np.uint8) for m in ("sbuf", "psum")}
+        # S1.3: Vector accumulator starts at -inf, Scalar at 0, one lane per physical partition.
+        self.acc = {"vector": np.full(PARTITIONS, -np.inf, dtype=np.float32),
+                    "scalar": np.zeros(PARTITIONS, dtype=np.float32)}
+
+    @staticmethod
+    def bytes_per_partition(decl):
+        return int(np.prod(decl.shape[1:], dtype=np.int64)) * ref_dtypes.itemsize(decl.dtype)
+
+    def decl(self, view):
+        return self.prog.decls[view.name]
+
+    # ---- whole tensors (raw bits, declared shape) ----
+
+    def _tensor_raw(self, decl):
+        if decl.memory == "hbm":
+            return self.hbm[decl.name]
+        off = self.offsets[decl.name]
+        block = self.mem[decl.memory][: decl.shape[0], off: off + self.bytes_per_partition(decl)]
+        raw = np.ascontiguousarray(block).view(ref_dtypes.raw_dtype(decl.dtype))
+        return raw.reshape(decl.shape)
+
+    def _store_tensor_raw(self, decl, raw):
+        if decl.memory == "hbm":
+            self.hbm[decl.name] = raw
+            return
+        off = self.offsets[decl.name]
+        flat = np.ascontiguousarray(raw).reshape(decl.shape[0], -1).view(np.uint8)
+        self.mem[decl.memory][: decl.shape[0], off: off + flat.shape[1]] = flat
+
+    # ---- views: [partitions, elements per partition] (S1.4) ----
+
+    @staticmethod
+    def _index(view):
+        return tuple(slice(s, s + c * st, st) for s, c, st in view.dims)
+
+    def read_raw(self, view):
+        raw = self._tensor_raw(self.decl(view))[self._index(view)]
+        return raw.reshape(view.dims[0][1], -1).copy()
+
+    def write_raw(self, view, raw):
+        decl = self.decl(view)
+        whole = self._tensor_raw(decl).copy()
+        counts = [c for _, c, _ in view.dims]
+        whole[self._index(view)] = np.asarray(raw, dtype=whole.dtype).reshape(counts)
+        self._store_tensor_raw(decl, whole)
+
+    def read(self, view):
+        """float32 values of a view (S2.1: inputs converted to float32 first)."""
+        return ref_dtypes.decode(self.decl(view).dtype, self.read_raw(view))
+
+    def write(self, view, values_f32):
+        """Store float32 results, converted to the view's dtype (S2.2, S2.3)."""
+        self.write_raw(view, ref_dtypes.encode(self.decl(view).dtype, values_f32))
+
+    def dtype(self, view):
+        return self.decl(view).dtype
+
+    @staticmethod
+    def partitions(view):
+        return view.dims[0][1]
+
+    @staticmethod
+    def lanes(view):
+        """Physical partitions a tile covers (S1.3: accumulator lane = physical partition)."""
+        start, count, _ = view.dims[0]
+        return np.arange(start, start + count)
+
+    def column(self, operand, partitions):
+        """A scalar or a [P, 1] tile as a float32 [P, 1] column."""
+        if hasattr(operand, "dims"):
+            return self.read(operand).reshape(partitions, 1)
+        return np.full((partitions, 1), np.float32(operand), dtype=np.float32)
+
+    # ---- HBM initial contents and dumps ----
+
+    def load_inputs(self, inputs):
+        for d in self.prog.decls.values():
+            if d.memory != "hbm":
+                continue
+            if d.role in ("input", "inout") and d.name in inputs:
+                arr = np.asarray(inputs[d.name])
+                if list(arr.shape) != list(d.shape):
+                    raise ValueError(f"{d.name}: input shape {arr.shape} != declared {d.shape}")
+                self.hbm[d.name] = ref_dtypes.from_npy(d.dtype, arr)
+            elif d.role in ("input", "inout") and d.init is not None:
+                self.hbm[d.name] = self._init_values(d)
+            elif d.role in ("input", "inout"):
+                raise ValueError(f"{d.name}: input missing")
+            else:  # output and scratch start zeroed
+                self.hbm[d.name] = np.zeros(d.shape, dtype=ref_dtypes.raw_dtype(d.dtype))
+
+    @staticmethod
+    def _init_values(d):
+        count = int(np.prod(d.shape))
+        if d.init == "iota":
+            values = np.arange(count, dtype=np.int64)
+        else:
+            values = np.full(count, d.init)
+        if ref_dtypes.is_float(d.dtype):
+            raw = ref_dtypes.encode(d.dtype, values.astype(np.float64).astype(np.float32))
+        else:
+            raw = ref_dtypes.encode_int(d.dtype, values.astype(np.int64))
+        return raw.reshape(d.shape)
+
+    def outputs(self):
+        return {d.name: ref_dtypes.to_npy(d.dtype, self.hbm[d.name])
+                for d in self.prog.decls.values()
+                if d.memory == "hbm" and d.role in ("output", "inout")}

@@ -1,0 +1,86 @@
+"""A small checker of parsed programs against isa-spec/isa.json and S1.5, used to
+keep the generator honest without nisa: operand memories and dtypes, slices
+inside their tensors, partition alignment of compute-engine operands, arch
+versions, same-shape and [P, 1] relations. Returns a list of problems."""
+import numpy as np
+
+import nasm_reader
+import ref_dtypes
+
+ARCH_VERSION = {a["name"]: a["version"] for a in nasm_reader.SPEC["archs"]}
+ENGINE_OF = {i["name"]: i["engine"] for i in nasm_reader.SPEC["instructions"]}
+MEMORIES = {e["name"]: e["memories"] for e in nasm_reader.SPEC["engines"]}
+
+
+def dtype_allowed(allowed, dtype):
+    if "any" in allowed:
+        return True
+    if "float" in allowed and ref_dtypes.is_float(dtype):
+        return True
+    return dtype in allowed
+
+
+def aligned(start, count):
+    """S1.5: >64 partitions start at 0; 33..64 at 0 or 64; 1..32 at 0, 32, 64 or 96."""
+    if count > 64:
+        return start == 0
+    if count > 32:
+        return start in (0, 64)
+    return start in (0, 32, 64, 96)
+
+
+def geometry(prog, view):
+    decl = prog.decls[view.name]
+    return view.dims[0][0], view.dims[0][1], int(np.prod([c for _, c, _ in view.dims[1:]]))
+
+
+def lint(prog):
+    problems = []
+    if prog.arch not in ARCH_VERSION:
+        return [f"unknown arch {prog.arch}"]
+    for ins in prog.instrs:
+        spec = nasm_reader.INSTRUCTIONS[ins.mnemonic]
+        where = f"line {ins.line} {ins.mnemonic}"
+        if ARCH_VERSION[spec["arch"]] > ARCH_VERSION[prog.arch]:
+            problems.append(f"{where}: needs {spec['arch']}")
+        engine = ENGINE_OF[ins.mnemonic]
+        for op_spec in spec["operands"]:
+            v = ins.ops.get(op_spec["name"])
+            if v is None and op_spec.get("required"):
+                problems.append(f"{where}: missing {op_spec['name']}")
+            if not isinstance(v, nasm_reader.View):
+                continue
+            decl = prog.decls[v.name]
+            if decl.memory not in op_spec["memories"] or decl.memory not in MEMORIES[engine]:
+                problems.append(f"{where}: {op_spec['name']} in {decl.memory}")
+            if not dtype_allowed(op_spec["dtypes"], decl.dtype):
+                problems.append(f"{where}: {op_spec['name']} dtype {decl.dtype}")
+            for (s, c, st), size in zip(v.dims, decl.shape):
+                if s < 0 or c < 1 or s + (c - 1) * st >= size:
+                    problems.append(f"{where}: {op_spec['name']} slice outside {v.name}")
+            start, count, _ = geometry(prog, v)
+            if decl.memory != "hbm" and v.dims[0][2] != 1:
+                problems.append(f"{where}: step on a partition dimension")
+            if engine != "dma" and not aligned(start, count):
+                problems.append(f"{where}: {op_spec['name']} partitions {start}+{count} break S1.5")
+        for check in spec.get("constraints", []):
+            a, b = (ins.ops.get(n) for n in check.get("operands", [None, None])[:2])
+            if not (isinstance(a, nasm_reader.View) and isinstance(b, nasm_reader.View)):
+                continue
+            ga, gb = geometry(prog, a), geometry(prog, b)
+            kind = check["check"]
+            if kind == "same_shape" and ga[1:] != gb[1:]:
+                problems.append(f"{where}: {check['operands']} shapes {ga[1:]} {gb[1:]}")
+            if kind == "same_partitions" and ga[:2] != gb[:2]:
+                problems.append(f"{where}: {check['operands']} partitions differ")
+            if kind == "column_of" and (ga[1] != gb[1] or ga[2] != 1):
+                problems.append(f"{where}: {check['operands'][0]} is not [P, 1]")
+            if kind == "one_more_element" and (ga[2] != gb[2] + 1 or ga[1] != gb[1]):
+                problems.append(f"{where}: not one more element")
+            if kind == "same_dtype" and prog.decls[a.name].dtype != prog.decls[b.name].dtype:
+                problems.append(f"{where}: {check['operands']} dtypes differ")
+            if kind == "not_both_in" and prog.decls[a.name].memory == prog.decls[b.name].memory == check["memory"]:
+                problems.append(f"{where}: {check['operands']} both in {check['memory']}")
+            if kind == "same_dtype_if_tensors" and prog.decls[a.name].dtype != prog.decls[b.name].dtype:
+                problems.append(f"{where}: {check['operands']} dtypes differ")
+    return problems

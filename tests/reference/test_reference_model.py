@@ -1,0 +1,298 @@
+#!/usr/bin/python3
+"""Self-tests of the NumPy reference model against the seeds' worked examples and
+hand-picked bit patterns (S2). Expected values come from the seed texts and
+SEMANTICS.md, derived by hand."""
+import os
+import sys
+import unittest
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nki_ref  # noqa: E402
+import ref_dtypes as d  # noqa: E402
+
+FP32_MIN = np.finfo(np.float32).min
+
+
+def run(text, **inputs):
+    outputs, machine = nki_ref.run_program(text, inputs)
+    return outputs, machine
+
+
+def bits(name, x):
+    return int(d.encode(name, np.array([x], dtype=np.float32))[0])
+
+
+class Conversions(unittest.TestCase):
+    def test_bf16_rounds_half_to_even(self):  # S2.2
+        self.assertEqual(bits("bf16", 1 + 2 ** -8), 0x3F80)          # tie -> even (1.0)
+        self.assertEqual(bits("bf16", 1 + 3 * 2 ** -8), 0x3F82)      # tie -> even (up)
+        self.assertEqual(bits("bf16", 1 + 2 ** -8 + 2 ** -20), 0x3F81)
+
+    def test_fp32_min_to_16_and_8_bit_floats_is_minus_inf(self):  # S2.4, seed 003
+        self.assertEqual(bits("bf16", FP32_MIN), 0xFF80)
+        self.assertEqual(bits("f16", FP32_MIN), 0xFC00)
+        self.assertEqual(bits("fp8e4m3", FP32_MIN), 0xF8)
+        self.assertEqual(bits("fp8e5m2", FP32_MIN), 0xFC)
+
+    def test_fp8e4m3_is_ieee_like(self):  # S2.2: max 240, overflow to inf
+        self.assertEqual(d.decode("fp8e4m3", np.array([0x77], np.uint8))[0], 240.0)
+        self.assertEqual(bits("fp8e4m3", 300.0), 0x78)               # +inf
+        self.assertEqual(bits("fp8e4m3", 247.0), 0x77)               # below 248 -> 240
+        self.assertEqual(bits("fp8e4m3", 248.0), 0x78)               # halfway, ties to even -> inf
+        self.assertTrue(np.isnan(d.decode("fp8e4m3", np.array([0x79], np.uint8))[0]))
+
+    def test_fp8e4m3fn_saturates_at_448(self):  # S2.2: no inf, only S.1111.111 is NaN
+        self.assertEqual(d.decode("fp8e4m3fn", np.array([0x7E], np.uint8))[0], 448.0)
+        self.assertEqual(bits("fp8e4m3fn", 500.0), 0x7E)
+        self.assertEqual(bits("fp8e4m3fn", -1e30), 0xFE)
+        self.assertTrue(np.isnan(d.decode("fp8e4m3fn", np.array([0x7F], np.uint8))[0]))
+        self.assertEqual(d.decode("fp8e4m3fn", np.array([0x78], np.uint8))[0], 256.0)
+
+    def test_fp8_subnormals_are_kept(self):  # S2.2
+        self.assertEqual(bits("fp8e4m3", 2.0 ** -9), 0x01)
+        self.assertEqual(bits("fp8e4m3", 2.0 ** -10), 0x00)          # tie -> even (zero)
+        self.assertEqual(bits("fp8e4m3", 3 * 2.0 ** -10), 0x02)      # tie -> even
+        self.assertEqual(bits("fp8e5m2", 2.0 ** -16), 0x01)
+        self.assertEqual(bits("fp8e5m2", 57344.0), 0x7B)
+        self.assertEqual(bits("fp8e5m2", 61440.0), 0x7C)             # halfway above max -> inf
+
+    def test_tf32_keeps_ten_mantissa_bits(self):  # S2.2
+        self.assertEqual(bits("tf32", 1 + 2 ** -11), 0x3F800000)
+        self.assertEqual(bits("tf32", 1 + 2 ** -10 + 2 ** -11), 0x3F804000)
+
+    def test_f16_subnormal_and_overflow(self):
+        self.assertEqual(bits("f16", 2.0 ** -24), 0x0001)
+        self.assertEqual(bits("f16", 65520.0), 0x7C00)
+
+    def test_integers_round_half_even_saturate_nan_zero(self):  # S2.3
+        x = np.array([2.5, 3.5, -2.5, 127.5, -300.0, np.nan, np.inf], dtype=np.float32)
+        self.assertEqual(d.encode("i8", x).tolist(), [2, 4, -2, 127, -128, 0, 127])
+        self.assertEqual(d.encode("u8", x).tolist(), [2, 4, 0, 128, 0, 0, 255])
+        self.assertEqual(d.encode("u32", np.array([5e9], np.float32)).tolist(), [4294967295])
+
+
+class SeedExamples(unittest.TestCase):
+    def test_seed000_nonzero_with_count(self):
+        prog = """
+.arch trn2
+.hbm x f32 [1, 8] input
+.hbm y i32 [1, 9] output
+.sbuf tx f32 [1, 8]
+.sbuf ty i32 [1, 9]
+dma_copy dst=tx, src=x
+nonzero_with_count dst=ty, src=tx, index_offset=16, padding_val=-1
+dma_copy dst=y, src=ty
+"""
+        out, _ = run(prog, x=np.array([[0, 1, 1, 0, 0, 1, 0, 0]], np.float32))
+        self.assertEqual(out["y"].tolist(), [[17, 18, 21, -1, -1, -1, -1, -1, 3]])
+
+    def test_seed000_only_partitions_16k_are_written(self):
+        prog = """
+.arch trn2
+.hbm x i32 [32, 4] input
+.hbm y i32 [32, 5] output
+.sbuf tx i32 [32, 4]
+.sbuf ty i32 [32, 5]
+dma_copy dst=tx, src=x
+memset dst=ty, value=7
+nonzero_with_count dst=ty, src=tx
+dma_copy dst=y, src=ty
+"""
+        x = np.zeros((32, 4), np.int32)
+        x[:, 2] = 5
+        x[16, 0] = -1
+        out, _ = run(prog, x=x)
+        self.assertEqual(out["y"][0].tolist(), [2, -1, -1, -1, 1])
+        self.assertEqual(out["y"][16].tolist(), [0, 2, -1, -1, 2])
+        self.assertEqual(out["y"][1].tolist(), [7] * 5)
+        self.assertEqual(out["y"][31].tolist(), [7] * 5)
+
+    def test_seed001_copy_predicated_keeps_false_lanes(self):
+        prog = """
+.hbm y bf16 [2, 4] output
+.sbuf p u8 [2, 4]
+.sbuf t bf16 [2, 4]
+.sbuf s bf16 [2, 4]
+iota dst=p, base=0, partition_step=0, free_step=1
+memset dst=t, value=-1
+memset dst=s, value=3.5
+tensor_copy_predicated dst=t, src=s, predicate=p[:, :], reverse_pred=true
+dma_copy dst=y, src=t
+"""
+        out, _ = run(prog)
+        self.assertEqual(out["y"].tolist(), [[3.5, -1, -1, -1]] * 2)
+
+    def test_seed002_select_reduce_max(self):
+        prog = """
+.hbm x f32 [2, 3] input
+.hbm y f32 [2, 3] output
+.hbm r f32 [2, 1] output
+.sbuf tx f32 [2, 3]
+.sbuf p i8 [2, 3]
+.sbuf ty f32 [2, 3]
+.sbuf tr f32 [2, 1]
+dma_copy dst=tx, src=x
+iota dst=p, base=-1, partition_step=1, free_step=1
+select_reduce dst=ty, predicate=p, on_true=tx, on_false=-5.0, reduce_res=tr, reduce_cmd=reset_reduce
+dma_copy dst=y, src=ty
+dma_copy dst=r, src=tr
+"""
+        out, _ = run(prog, x=np.array([[1, 2, 3], [9, -8, 4]], np.float32))
+        # predicate rows: [-1, 0, 1] and [0, 1, 2]
+        self.assertEqual(out["y"].tolist(), [[1, -5, 3], [-5, -8, 4]])
+        self.assertEqual(out["r"].ravel().tolist(), [3, 4])
+
+    def test_seed003_chained_max(self):
+        # Example 2: reset_reduce, then reduce twice after adding ones; reduce_res on the last.
+        prog = """
+.hbm x f32 [2, 8] input
+.hbm b0 f32 [2, 1] input
+.hbm b1 f32 [2, 1] input
+.hbm y f32 [2, 8] output
+.hbm r f32 [2, 1] output
+.sbuf t f32 [2, 8]
+.sbuf lo f32 [2, 1]
+.sbuf hi f32 [2, 1]
+.sbuf o f32 [2, 8]
+.sbuf rr f32 [2, 1]
+dma_copy dst=t, src=x
+dma_copy dst=lo, src=b0
+dma_copy dst=hi, src=b1
+range_select dst=o, on_true_tile=t, comp_op0=greater_equal, comp_op1=less, bound0=lo, bound1=hi, reduce_cmd=reset_reduce, range_start=0
+tensor_scalar dst=t, data=t, op0=add, operand0=1.0
+range_select dst=o, on_true_tile=t, comp_op0=greater_equal, comp_op1=less, bound0=lo, bound1=hi, reduce_cmd=reduce, range_start=2
+tensor_scalar dst=t, data=t, op0=add, operand0=1.0
+range_select dst=o, on_true_tile=t, comp_op0=greater_equal, comp_op1=less, bound0=lo, bound1=hi, reduce_cmd=reduce, reduce_res=rr, range_start=4
+dma_copy dst=y, src=o
+dma_copy dst=r, src=rr
+"""
+        x = np.array([[10, 0, 0, 0, 0, 0, 0, 0], [0, 1, 2, 3, 4, 5, 6, 7]], np.float32)
+        b0 = np.array([[0], [100]], np.float32)
+        b1 = np.array([[3], [200]], np.float32)
+        out, m = run(prog, x=x, b0=b0, b1=b1)
+        # row 0: pass 1 keeps idx 0..2 (max 10); pass 2 idx 2..9 keeps i=0 (11); pass 3 keeps none.
+        self.assertEqual(out["r"].ravel().tolist(), [11.0, FP32_MIN])
+        self.assertEqual(out["y"][1].tolist(), [FP32_MIN] * 8)
+        self.assertEqual(out["y"][0].tolist(), [FP32_MIN] * 8)
+
+    def test_seed003_stability_note_bf16(self):  # S3: r from f32 results; dst bf16 holds -inf
+        prog = """
+.hbm y bf16 [1, 4] output
+.hbm r f32 [1, 1] output
+.sbuf t f32 [1, 4]
+.sbuf lo f32 [1, 1]
+.sbuf o bf16 [1, 4]
+.sbuf rr f32 [1, 1]
+memset dst=t, value=1
+memset dst=lo, value=100
+range_select dst=o, on_true_tile=t, comp_op0=greater, comp_op1=greater, bound0=lo, bound1=lo, reduce_cmd=reset_reduce, reduce_res=rr
+dma_copy dst=y, src=o
+dma_copy dst=r, src=rr
+"""
+        out, _ = run(prog)
+        self.assertTrue(np.all(np.isneginf(out["y"])))
+        self.assertEqual(out["r"][0, 0], FP32_MIN)
+
+    def test_seed004_activate2_scale_bias_and_reductions(self):
+        prog = """
+.arch trn3
+.hbm x f32 [2, 3] input
+.hbm y f32 [2, 3] output
+.hbm r f32 [2, 1] output
+.sbuf tx f32 [2, 3]
+.sbuf ty f32 [2, 3]
+.sbuf tr f32 [2, 1]
+dma_copy dst=tx, src=x
+activate2 dst=ty, op=relu, data=tx, imm0=2.0, imm1=0.5, op0=multiply, op1=subtract, reverse1=true, reduce_op=abs_max, reduce_cmd=reset_reduce
+activate2 dst=ty, op=copy, data=tx, imm0=2.0, imm1=0.0, op0=multiply, op1=bypass, reduce_op=abs_max, reduce_cmd=reduce, reduce_res=tr
+dma_copy dst=y, src=ty
+dma_copy dst=r, src=tr
+"""
+        x = np.array([[1, -2, 0.25], [-4, 0, 3]], np.float32)
+        out, _ = run(prog, x=x)
+        # first: relu(0.5 - 2x) = [0, 4.5, 0], [8.5, 0.5, 0]; second: 2x
+        self.assertEqual(out["y"].tolist(), [[2, -4, 0.5], [-8, 0, 6]])
+        self.assertEqual(out["r"].ravel().tolist(), [4.5, 8.5])
+
+    def test_scalar_accumulator_starts_at_zero_and_idle_keeps_it(self):  # S1.3, S3
+        prog = """
+.hbm r f32 [4, 1] output
+.hbm v f32 [4, 1] output
+.sbuf t f32 [4, 2]
+.sbuf o f32 [4, 2]
+.sbuf rr f32 [4, 1]
+.sbuf vv f32 [4, 1]
+memset dst=t, value=1.5
+activation dst=o, op=copy, data=t, reduce_res=rr
+range_select dst=o, on_true_tile=t, comp_op0=less, comp_op1=less, bound0=vv, bound1=vv, reduce_res=vv
+dma_copy dst=r, src=rr
+dma_copy dst=v, src=vv
+"""
+        out, _ = run(prog)
+        self.assertEqual(out["r"].ravel().tolist(), [0.0] * 4)
+        self.assertTrue(np.all(np.isneginf(out["v"])))
+
+    def test_accumulator_lanes_are_physical_partitions(self):  # S1.3
+        prog = """
+.hbm r f32 [64, 1] output
+.sbuf t f32 [64, 2]
+.sbuf o f32 [64, 2]
+.sbuf rr f32 [64, 1]
+memset dst=t, value=2
+activation dst=o[32:64], op=copy, data=t[32:64], reduce_op=add, reduce_cmd=reset_reduce
+memset dst=t, value=5
+activation dst=o[32:64], op=copy, data=t[32:64], reduce_op=add, reduce_cmd=reduce
+activation dst=o, op=copy, data=t, reduce_res=rr
+dma_copy dst=r, src=rr
+"""
+        out, _ = run(prog)
+        self.assertEqual(out["r"].ravel().tolist(), [0.0] * 32 + [14.0] * 32)
+
+    def test_aliased_declarations_share_bytes(self):  # LANGUAGE.md 2.1 (@ OFFSET)
+        prog = """
+.hbm y u16 [1, 2] output
+.sbuf a f32 [1, 1] @ 128
+.sbuf b u16 [1, 2] @ 128
+memset dst=a, value=1.0
+dma_copy dst=y, src=b
+"""
+        out, _ = run(prog)
+        self.assertEqual(out["y"].tolist(), [[0x0000, 0x3F80]])
+
+    def test_rept_and_expressions(self):  # LANGUAGE.md 2.1
+        prog = """
+.equ W, 3
+.hbm y i32 [1, 12] output
+.sbuf t i32 [1, 12]
+.rept i, 4
+memset dst=t[0, i*W:(i+1)*W], value=-7/2*(i+1) + 7%3
+.endr
+dma_copy dst=y, src=t
+"""
+        out, _ = run(prog)
+        self.assertEqual(out["y"].tolist(), [[-2] * 3 + [-5] * 3 + [-8] * 3 + [-11] * 3])
+
+
+class GeneratedPrograms(unittest.TestCase):
+    def test_generated_programs_respect_the_spec(self):  # S1.5, isa-spec operand rules
+        import gen_programs
+        import nasm_reader
+        import spec_lint
+        for k in range(60):
+            text, inputs, expected, _ = gen_programs.generate(gen_programs.program_seed(77, k))
+            self.assertEqual(spec_lint.lint(nasm_reader.read_program(text)), [], text)
+            self.assertTrue(expected, "every program dumps outputs")
+
+    def test_generation_is_deterministic(self):
+        import gen_programs
+        a = gen_programs.generate(12345)
+        b = gen_programs.generate(12345)
+        self.assertEqual(a[0], b[0])
+        for name in a[2]:
+            np.testing.assert_array_equal(a[2][name], b[2][name])
+
+
+if __name__ == "__main__":
+    unittest.main()
