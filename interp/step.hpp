@@ -43,7 +43,6 @@ struct Step {
   Kernel run = nullptr;
   int instruction = -1;     // index into Program::instructions
   uint32_t line = 0;
-  int opcode_spec = -1;     // Spec::instructions index
 
   // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
   // the same length (rows() per partition).
@@ -74,6 +73,14 @@ struct Step {
   double num0 = 0, num1 = 0, num2 = 0;  // iota base/partition_step/free_step (float dst)
   uint32_t bits = 0;                  // memset/copy_predicated scalar as dst bits
   int64_t bits_i64 = 0;               // iota free_step (integer)
+
+  // For --strict: which partitions of the tiles are touched (nonzero_with_count:
+  // every 16th physical one), whether the result went to final_dst
+  // (tensor_reduce), and the stage before an activation function (S5).
+  int64_t partition_every = 1;
+  bool result_in_final_dst = false;
+  bool predicated = false;  // tensor_copy_predicated: writes only where in[0] selects
+  enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
 
   // S1.6: dst overlaps an input with another layout: the kernel writes to
   // `staging` (a contiguous copy of dst) and the step copies it back.
