@@ -249,7 +249,8 @@ BLOCKS = [  # (block, weight, needs)
 
 
 def generate(seed):
-    """One program: (text, inputs {name: array}, expected {name: array}, tolerance dict)."""
+    """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
+    diff tolerance and what `nisa run --strict` should do)."""
     rng = np.random.default_rng(seed)
     names, weights = zip(*ARCHS)
     arch = names[int(rng.choice(len(names), p=np.array(weights) / sum(weights)))]
@@ -260,8 +261,12 @@ def generate(seed):
     for _ in range(int(rng.integers(2, 7))):
         usable[int(rng.choice(len(usable), p=probs / probs.sum()))][0](b)
     text = f"; random program, seed {seed}\n" + b.text()
-    expected, _ = nki_ref.run_program(text, b.inputs)
-    return text, dict(b.inputs), expected, {"rtol": 1e-5, "atol": 1e-6}
+    expected, machine = nki_ref.run_program(text, b.inputs)
+    checks = {"rtol": 1e-5, "atol": 1e-6,
+              "strict_fault_line": machine.hazard[0] if machine.hazard else None,
+              "strict_fault": machine.hazard[1] if machine.hazard else None,
+              "strict_ambiguous": [f"line {line}: {why}" for line, why in machine.ambiguous]}
+    return text, dict(b.inputs), expected, checks
 
 
 def write_program(folder, text, inputs, expected, tolerance):

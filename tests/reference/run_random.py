@@ -3,8 +3,9 @@
 
     run_random.py --count N --seed S [--first K] [--keep DIR] [--nisa PATH] [--keep-going]
 
-For each program: `nisa run prog.nasm --input NAME=FILE ... --dump out/` (every
-second and third program runs the assembled .nbin, or its `nisa dis` text), then
+For each program: `nisa run prog.nasm --input NAME=FILE ... --dump out/` (in turn
+also the assembled .nbin, its `nisa dis` text, and `--strict`, where the model
+predicts the first hazard's line, or none), then
 `nisa diff expected/ out/ --rtol R --atol A`. On a failure it prints the program,
 nisa's output and the command that reproduces it, and exits 1.
 """
@@ -18,7 +19,7 @@ import tempfile
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402
 
-FORMS = ["nasm", "nbin", "dis"]
+FORMS = ["nasm", "nbin", "dis", "strict"]
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
@@ -39,15 +40,22 @@ def prepare(nisa, folder, form):
 def run_one(nisa, folder, tolerance, form="nasm"):
     """Returns None if nisa agrees with the model, else a description of the failure."""
     inputs = sorted(os.listdir(os.path.join(folder, "inputs")))
-    program, problem = prepare(nisa, folder, form)
+    strict = form == "strict" and not tolerance["strict_ambiguous"]
+    program, problem = prepare(nisa, folder, "nasm" if form == "strict" else form)
     if problem:
         return problem
-    cmd = [nisa, "run", program, "--dump", "out"]
+    cmd = [nisa, "run", program, "--dump", "out"] + (["--strict"] if strict else [])
     for f in inputs:
         cmd += ["--input", f"{f[:-4]}=inputs/{f}"]
     run = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=60)
+    report = f"$ {' '.join(cmd)}\nexit {run.returncode}\n{run.stdout}{run.stderr}"
+    fault_line = tolerance["strict_fault_line"] if strict else None
+    if fault_line is not None:  # the model predicts a --strict fault at this line
+        if run.returncode != 3 or f"{program}:{fault_line}:" not in run.stderr:
+            return f"{report}expected: exit 3 at {program}:{fault_line}: {tolerance['strict_fault']}\n"
+        return None
     if run.returncode != 0:
-        return f"$ {' '.join(cmd)}\nexit {run.returncode}\n{run.stdout}{run.stderr}"
+        return report
     diff_cmd = [nisa, "diff", "expected", "out", "--rtol", str(tolerance["rtol"]), "--atol", str(tolerance["atol"])]
     diff = subprocess.run(diff_cmd, cwd=folder, capture_output=True, text=True, timeout=60)
     if diff.returncode != 0:
