@@ -20,6 +20,18 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402
 
 FORMS = ["nasm", "nbin", "dis", "strict"]
+# Strict-mode hazards where nisa and SEMANTICS.md (the model) are known to differ, reported
+# upstream. A program whose first predicted hazard is one of these runs without --strict
+# (its values are still compared) and is counted in the summary; delete an entry once fixed.
+KNOWN_DISAGREEMENTS = {
+    "scalar accumulator lanes not reset":
+        "nisa --strict does not fault on a reduce or reduce_res read of Scalar lanes never reset (S1.3)",
+}
+
+
+def known_disagreement(checks):
+    reason = checks.get("strict_fault") or ""
+    return next((why for key, why in KNOWN_DISAGREEMENTS.items() if key in reason), None)
 REPO = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 
 
@@ -40,7 +52,7 @@ def prepare(nisa, folder, form):
 def run_one(nisa, folder, tolerance, form="nasm"):
     """Returns None if nisa agrees with the model, else a description of the failure."""
     inputs = sorted(os.listdir(os.path.join(folder, "inputs")))
-    strict = form == "strict" and not tolerance["strict_ambiguous"]
+    strict = form == "strict" and not tolerance["strict_ambiguous"] and not known_disagreement(tolerance)
     program, problem = prepare(nisa, folder, "nasm" if form == "strict" else form)
     if problem:
         return problem
@@ -75,7 +87,7 @@ def main(argv=None):
 
     args.nisa = os.path.abspath(args.nisa)  # nisa runs inside each program's folder
     root = args.keep or tempfile.mkdtemp(prefix="nisa_random_")
-    failures = []
+    failures, skipped = [], []
     for k in range(args.first, args.first + args.count):
         seed = gen_programs.program_seed(args.seed, k)
         folder = os.path.join(root, f"prog_{k}")
@@ -83,6 +95,8 @@ def main(argv=None):
         gen_programs.write_program(folder, text, inputs, expected, tolerance)
         form = FORMS[k % len(FORMS)]  # every path into the interpreter: text, .nbin, dis output
         problem = run_one(args.nisa, folder, tolerance, form)
+        if form == "strict" and known_disagreement(tolerance):
+            skipped.append(k)
         done = k - args.first + 1
         if problem is None:
             if done % 25 == 0 or done == args.count:
@@ -97,6 +111,9 @@ def main(argv=None):
             return 1
     if not args.keep:
         subprocess.run(["rm", "-rf", root])
+    if skipped:
+        print(f"{len(skipped)} --strict runs not compared (known disagreements: "
+              f"{'; '.join(KNOWN_DISAGREEMENTS.values())}): programs {skipped}")
     if failures:
         print(f"{len(failures)} of {args.count} programs failed: {failures}")
         return 1
