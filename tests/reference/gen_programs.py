@@ -265,7 +265,8 @@ def generate(seed):
     checks = {"rtol": 1e-5, "atol": 1e-6,
               "strict_fault_line": machine.hazard[0] if machine.hazard else None,
               "strict_fault": machine.hazard[1] if machine.hazard else None,
-              "strict_ambiguous": [f"line {line}: {why}" for line, why in machine.ambiguous]}
+              "strict_ambiguous": [f"line {line}: {why}" for line, why in machine.ambiguous],
+              "accumulators": {engine: [float(x) for x in acc] for engine, acc in machine.acc.items()}}
     return text, dict(b.inputs), expected, checks
 
 

@@ -16,6 +16,8 @@ import subprocess
 import sys
 import tempfile
 
+import numpy as np
+
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import gen_programs  # noqa: E402
 
@@ -49,7 +51,20 @@ def prepare(nisa, folder, form):
     return ("dis.nasm" if form == "dis" else "prog.nbin"), None
 
 
-def run_one(nisa, folder, tolerance, form="nasm"):
+def compare_accumulators(folder, tolerance):
+    """The final Vector and Scalar accumulators (`--dump-state`) against the model's (S1.3)."""
+    for engine, values in tolerance["accumulators"].items():
+        got = np.load(os.path.join(folder, "state", f"{engine}_accumulator.npy"))
+        want = np.array(values, dtype=np.float32)
+        close = np.isclose(got, want, rtol=tolerance["rtol"], atol=tolerance["atol"], equal_nan=True)
+        if not close.all():
+            lanes = np.nonzero(~close)[0]
+            return (f"{engine} accumulator differs in lanes {lanes[:8].tolist()}: "
+                    f"nisa {got[lanes[:4]].tolist()}, model {want[lanes[:4]].tolist()}\n")
+    return None
+
+
+def run_one(nisa, folder, tolerance, form="nasm", check_state=False):
     """Returns None if nisa agrees with the model, else a description of the failure."""
     inputs = sorted(os.listdir(os.path.join(folder, "inputs")))
     strict = form == "strict" and not tolerance["strict_ambiguous"] and not known_disagreement(tolerance)
@@ -57,6 +72,8 @@ def run_one(nisa, folder, tolerance, form="nasm"):
     if problem:
         return problem
     cmd = [nisa, "run", program, "--dump", "out"] + (["--strict"] if strict else [])
+    if check_state:
+        cmd += ["--dump-state", "state"]
     for f in inputs:
         cmd += ["--input", f"{f[:-4]}=inputs/{f}"]
     run = subprocess.run(cmd, cwd=folder, capture_output=True, text=True, timeout=60)
@@ -68,6 +85,10 @@ def run_one(nisa, folder, tolerance, form="nasm"):
         return None
     if run.returncode != 0:
         return report
+    if check_state:
+        problem = compare_accumulators(folder, tolerance)
+        if problem:
+            return report + problem
     diff_cmd = [nisa, "diff", "expected", "out", "--rtol", str(tolerance["rtol"]), "--atol", str(tolerance["atol"])]
     diff = subprocess.run(diff_cmd, cwd=folder, capture_output=True, text=True, timeout=60)
     if diff.returncode != 0:
@@ -83,6 +104,8 @@ def main(argv=None):
     ap.add_argument("--keep", metavar="DIR", help="keep the generated programs in DIR")
     ap.add_argument("--nisa", default=os.path.join(REPO, "build", "nisa"))
     ap.add_argument("--keep-going", action="store_true", help="run all programs, then report every failure")
+    ap.add_argument("--check-state", action="store_true",
+                    help="also compare the final accumulators (--dump-state writes ~30 MB per program)")
     args = ap.parse_args(argv)
 
     args.nisa = os.path.abspath(args.nisa)  # nisa runs inside each program's folder
@@ -94,7 +117,7 @@ def main(argv=None):
         text, inputs, expected, tolerance = gen_programs.generate(seed)
         gen_programs.write_program(folder, text, inputs, expected, tolerance)
         form = FORMS[k % len(FORMS)]  # every path into the interpreter: text, .nbin, dis output
-        problem = run_one(args.nisa, folder, tolerance, form)
+        problem = run_one(args.nisa, folder, tolerance, form, args.check_state)
         if form == "strict" and known_disagreement(tolerance):
             skipped.append(k)
         done = k - args.first + 1
