@@ -15,7 +15,7 @@ namespace {
 
 // Upper bound on lines executed through .rept expansion, so that a runaway
 // nest such as `.rept i, 1000000` twice ends with an error, not a hang.
-constexpr int64_t kMaxExecutedLines = 4'000'000;
+constexpr int64_t kMaxExecutedLines = 1'000'000;
 constexpr int64_t kMaxReptCount = 1'000'000;
 
 std::vector<std::string_view> split_lines(std::string_view source) {

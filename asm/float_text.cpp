@@ -34,7 +34,7 @@ std::string as_float_literal(std::string s) {
 }  // namespace
 
 std::string float32_text(float v) {
-  if (std::isnan(v)) return "nan";
+  if (std::isnan(v)) return std::signbit(v) ? "-nan" : "nan";  // the assembler's NaN, or its negation
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
   if (v == std::numeric_limits<float>::max()) return "fp32.max";
   if (v == std::numeric_limits<float>::lowest()) return "fp32.min";

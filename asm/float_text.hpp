@@ -7,7 +7,9 @@
 namespace nisa {
 
 // The shortest decimal that parses back to exactly `v`, with a '.' or an
-// exponent so it reads as a float; or one of the names above; "-0.0" for -0.
+// exponent so it reads as a float; or one of the names above; "-0.0" for -0,
+// "-nan" for a NaN with the sign bit. (NaN payloads other than the quiet NaN
+// the assembler makes for `nan` have no text form.)
 std::string float32_text(float v);
 
 }  // namespace nisa

@@ -144,8 +144,8 @@ std::vector<PendingFile> state_files(const Machine& machine, const std::string& 
     return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(array.data()), array.size() * sizeof(array[0]));
   };
   return {
-      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.sbuf_partition_bytes}, machine.sbuf)},
-      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.psum_partition_bytes}, machine.psum)},
+      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.sbuf_partition_bytes}, {machine.sbuf.data(), machine.sbuf.size()})},
+      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.psum_partition_bytes}, {machine.psum.data(), machine.psum.size()})},
       {dir + "/vector_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))},
       {dir + "/scalar_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))},
   };

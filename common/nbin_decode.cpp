@@ -144,7 +144,7 @@ TensorDecl read_tensor(ByteReader& r, const Program& p) {
   }
   at = r.pos;
   uint64_t line = r.varint("tensor line");
-  if (line > UINT32_MAX) r.fail("tensor " + t.name + ": line " + std::to_string(line), at);
+  if (line < 1 || line > UINT32_MAX) r.fail("tensor " + t.name + ": line " + std::to_string(line), at);
   t.line = static_cast<uint32_t>(line);
   return t;
 }
@@ -157,6 +157,9 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   ByteReader r{bytes.data(), nbin::kHeaderSize, bytes.size(), &file_name};
 
   std::size_t tensor_count = r.count("tensor count", kMinTensorRecord);
+  if (tensor_count > nbin::max_tensor_count(spec))
+    r.fail(std::to_string(tensor_count) + " tensors, the spec's tensor fields can name " + std::to_string(nbin::max_tensor_count(spec)),
+           nbin::kHeaderSize);
   std::vector<std::size_t> tensor_at;
   for (std::size_t i = 0; i < tensor_count; ++i) {
     tensor_at.push_back(r.pos);
@@ -171,8 +174,10 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   int64_t line = 0;
   for (Instruction& ins : p.instructions) {
     std::size_t at = r.pos;
-    line += nbin::unzigzag(r.varint("line table entry"));
-    if (line < 0 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
+    int64_t delta = nbin::unzigzag(r.varint("line table entry"));
+    if (delta > int64_t{UINT32_MAX} || delta < -int64_t{UINT32_MAX}) r.fail("line table entry out of range", at);
+    line += delta;  // cannot overflow: both within 32 bits
+    if (line < 1 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
     ins.line = static_cast<uint32_t>(line);
   }
 

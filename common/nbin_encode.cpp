@@ -88,6 +88,10 @@ std::vector<uint8_t> encode_program(const Spec& spec, const Program& program) {
   w.fixed(0, 4);  // payload size, filled in below
   w.fixed(0, 4);  // CRC-32, filled in below
 
+  if (program.tensors.size() > nbin::max_tensor_count(spec))
+    throw InputError(file_error(program.file, "cannot encode: " + std::to_string(program.tensors.size()) +
+                                                  " tensors, the spec's tensor fields can name " +
+                                                  std::to_string(nbin::max_tensor_count(spec))));
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
 

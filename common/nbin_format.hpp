@@ -28,6 +28,19 @@ inline constexpr std::size_t kHeaderSize = 24;
 // CRC-32 (IEEE 802.3, reflected, as zlib's crc32), continuing from `crc`.
 uint32_t crc32(const uint8_t* data, std::size_t size, uint32_t crc = 0);
 
+// Tensors a program may declare: as many as the widest tensor index field of
+// the spec can name (1024 with 10-bit fields). Bounds the decoder's work on a
+// hostile tensor count as well as its memory.
+inline std::size_t max_tensor_count(const Spec& spec) {
+  int widest = 0;
+  for (const InstructionSpec& is : spec.instructions)
+    for (const FieldSpec& f : is.encoding) {
+      OperandKind k = is.operands[static_cast<std::size_t>(f.operand)].kind;
+      if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar) && f.bits > widest) widest = f.bits;
+    }
+  return std::size_t{1} << widest;
+}
+
 // Instruction lines are stored as differences from the previous line.
 inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ static_cast<uint64_t>(v >> 63); }
 inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
@@ -50,7 +63,7 @@ template <class Io>
 void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, TensorView& v) {
   int64_t tensor = v.tensor;
   io.unsigned_field(tensor, index_bits, "tensor index");
-  if (tensor >= static_cast<int64_t>(p.tensors.size()))
+  if (tensor < 0 || tensor >= static_cast<int64_t>(p.tensors.size()))
     io.fail("tensor index " + std::to_string(tensor) + " but the program declares " + std::to_string(p.tensors.size()));
   v.tensor = static_cast<int32_t>(tensor);
   const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(tensor)].shape;
@@ -85,7 +98,9 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, Tenso
       if (!has_step) s.step = 1;
       if (has_step && s.step <= 1) io.fail("slice step " + std::to_string(s.step) + " is not in canonical form");
       if (s == whole_dim) io.fail("whole dimension " + std::to_string(d) + " not coded as whole");
-      if (s.count < 1 || s.start + (s.count - 1) * s.step >= shape[d])
+      // Division, not multiplication: with wide fields of a spec variant, start +
+      // (count - 1) * step could overflow.
+      if (s.count < 1 || s.start >= shape[d] || (s.count - 1) > (shape[d] - 1 - s.start) / s.step)
         io.fail("slice " + std::to_string(s.start) + " count " + std::to_string(s.count) + " step " + std::to_string(s.step) +
                 " outside dimension " + std::to_string(d) + " of size " + std::to_string(shape[d]));
     }
@@ -161,7 +176,7 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       expect(OperandState::enumerated);
       io.unsigned_field(op.integer, f.bits, "enum value");
       const EnumSpec& e = spec.enums[static_cast<std::size_t>(os.enum_id)];
-      if (op.integer >= static_cast<int64_t>(e.values.size()))
+      if (op.integer < 0 || op.integer >= static_cast<int64_t>(e.values.size()))
         io.fail("enum value " + std::to_string(op.integer) + " out of range for " + e.name);
       break;
     }

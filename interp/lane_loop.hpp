@@ -11,6 +11,9 @@
 //     // out[i] for i < n; `first` is the flat free index of in[k][0]
 //     static void apply(const Step&, const Lane&, int64_t first, int64_t n,
 //                       const float* const* in, float* out);
+//     // after the partition: r is its reduction (S3); AccumulatingEnd updates
+//     // the accumulator and reduce_res
+//     static void end(const Step&, Machine&, int64_t p, float r);
 //   };
 #pragma once
 #include <cstdint>

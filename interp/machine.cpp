@@ -1,16 +1,24 @@
 #include "machine.hpp"
 
+#include <cstdlib>
 #include <limits>
+#include <new>
 
 namespace nisa {
+
+ZeroedBytes::ZeroedBytes(std::size_t size) : bytes_(static_cast<uint8_t*>(std::calloc(size == 0 ? 1 : size, 1))), size_(size) {
+  if (!bytes_) throw std::bad_alloc();
+}
+
+void ZeroedBytes::Free::operator()(uint8_t* p) const { std::free(p); }
 
 Machine make_machine(const Spec& spec, const Program& program) {
   Machine m;
   const ArchSpec& arch = spec.archs.at(static_cast<std::size_t>(program.arch));
   m.sbuf_partition_bytes = arch.sbuf_partition_bytes;
   m.psum_partition_bytes = arch.psum_partition_bytes;
-  m.sbuf.assign(static_cast<std::size_t>(kLanes * m.sbuf_partition_bytes), 0);
-  m.psum.assign(static_cast<std::size_t>(kLanes * m.psum_partition_bytes), 0);
+  m.sbuf = ZeroedBytes(static_cast<std::size_t>(kLanes * m.sbuf_partition_bytes));
+  m.psum = ZeroedBytes(static_cast<std::size_t>(kLanes * m.psum_partition_bytes));
   m.hbm.resize(program.tensors.size());
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];

@@ -4,6 +4,7 @@
 #pragma once
 #include <array>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "program.hpp"
@@ -13,11 +14,29 @@ namespace nisa {
 
 inline constexpr int kLanes = 128;
 
+// A zero-filled byte buffer from calloc: the OS hands out zero pages lazily,
+// so a 32 MiB SBUF costs nothing until it is touched (fast start-up).
+class ZeroedBytes {
+ public:
+  ZeroedBytes() = default;
+  explicit ZeroedBytes(std::size_t size);
+  uint8_t* data() { return bytes_.get(); }
+  const uint8_t* data() const { return bytes_.get(); }
+  std::size_t size() const { return size_; }
+
+ private:
+  struct Free {
+    void operator()(uint8_t* p) const;
+  };
+  std::unique_ptr<uint8_t, Free> bytes_;
+  std::size_t size_ = 0;
+};
+
 struct Machine {
   int64_t sbuf_partition_bytes = 0;
   int64_t psum_partition_bytes = 0;
-  std::vector<uint8_t> sbuf;               // partition p at p * sbuf_partition_bytes
-  std::vector<uint8_t> psum;               // partition p at p * psum_partition_bytes
+  ZeroedBytes sbuf;                        // partition p at p * sbuf_partition_bytes
+  ZeroedBytes psum;                        // partition p at p * psum_partition_bytes
   std::vector<std::vector<uint8_t>> hbm;   // indexed by tensor; empty for SBUF/PSUM tensors
   std::array<float, kLanes> vector_accumulator{};  // S1.3: starts at -inf
   std::array<float, kLanes> scalar_accumulator{};  // S1.3: starts at 0

@@ -43,7 +43,6 @@ struct Step {
   Kernel run = nullptr;
   int instruction = -1;     // index into Program::instructions
   uint32_t line = 0;
-  int opcode_spec = -1;     // Spec::instructions index
 
   // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
   // the same length (rows() per partition).
@@ -70,13 +69,22 @@ struct Step {
   AluOp op0 = AluOp::bypass, op1 = AluOp::bypass;
   CompareOp compare0 = CompareOp::equal, compare1 = CompareOp::equal;
   bool flag0 = false, flag1 = false;  // reverse0/reverse1, reverse_pred, negate
-  int64_t int0 = 0, int1 = 0;         // index_offset/padding_val, range_start
-  double num0 = 0, num1 = 0, num2 = 0;  // iota base/partition_step/free_step (float dst)
-  uint32_t bits = 0;                  // memset/copy_predicated scalar as dst bits
-  int64_t bits_i64 = 0;               // iota free_step (integer)
+  int64_t int0 = 0, int1 = 0, int2 = 0;  // index_offset/padding_val; range_start; iota (integer)
+  double num0 = 0, num1 = 0, num2 = 0;     // iota base/partition_step/free_step
+  uint32_t bits = 0;                       // memset/copy_predicated scalar as dst bits
+
+  // For --strict: which partitions of the tiles are touched (nonzero_with_count:
+  // every 16th physical one), whether the result went to final_dst
+  // (tensor_reduce), and the stage before an activation function (S5).
+  int64_t partition_every = 1;
+  bool result_in_final_dst = false;
+  bool predicated = false;  // tensor_copy_predicated: writes only where in[0] selects
+  enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
 
   // S1.6: dst overlaps an input with another layout: the kernel writes to
-  // `staging` (a contiguous copy of dst) and the step copies it back.
+  // `staging` (a contiguous copy of dst; `dst` then describes it) and
+  // execute_step copies it into final_dst. tensor_reduce also keeps its
+  // [P, 1] result tile in final_dst (result_in_final_dst).
   bool staged = false;
   bool staging_reads_dst = false;
   TileAccess final_dst;

@@ -20,6 +20,7 @@ TileAccess resolve_tile(Machine& m, const Program& program, const TensorView& vi
   if (decl.memory != Memory::hbm) dim_stride[0] = partition_stride(m, decl.memory);
 
   uint8_t* base = tensor_base(m, program, view.tensor);
+  t.origin = decl.memory == Memory::hbm ? base : decl.memory == Memory::sbuf ? m.sbuf.data() : m.psum.data();
   for (std::size_t d = 0; d < rank; ++d) base += view.dims[d].start * dim_stride[d];
   t.base = base;
   t.partitions = view.dims.empty() ? 1 : view.dims[0].count;
@@ -50,6 +51,7 @@ TileAccess resolve_tile(Machine& m, const Program& program, const TensorView& vi
 TileAccess contiguous_tile(uint8_t* base, Dtype dtype, int64_t partitions, int64_t elements) {
   TileAccess t;
   t.base = base;
+  t.origin = base;
   t.dtype = dtype;
   t.element_size = static_cast<int64_t>(dtype_size(dtype));
   t.load = load_lanes_for(dtype);
@@ -89,20 +91,26 @@ void lay_out_rows(TileAccess& t, int64_t row_length) {
 }
 
 namespace {
-struct ByteRange {
-  uintptr_t lo, hi;  // [lo, hi)
-};
-ByteRange byte_range(const TileAccess& t) {
-  int64_t span = (t.partitions - 1) * t.partition_stride + t.element_size;
+// Bytes from a partition's first element to past its last.
+int64_t free_span(const TileAccess& t) {
+  int64_t span = t.element_size;
   for (std::size_t d = 0; d < t.counts.size(); ++d) span += (t.counts[d] - 1) * t.strides[d];
-  const auto lo = reinterpret_cast<uintptr_t>(t.base);
-  return {lo, lo + static_cast<uintptr_t>(span)};
+  return span;
 }
+bool intersect(int64_t lo_a, int64_t hi_a, int64_t lo_b, int64_t hi_b) { return lo_a < hi_b && lo_b < hi_a; }
 }  // namespace
 
 bool tiles_overlap(const TileAccess& a, const TileAccess& b) {
-  const ByteRange ra = byte_range(a), rb = byte_range(b);
-  return ra.lo < rb.hi && rb.lo < ra.hi;
+  if (a.origin != b.origin) return false;  // different memories or HBM tensors
+  const int64_t rel_a = a.base - a.origin, rel_b = b.base - b.origin;
+  if (a.memory == Memory::hbm || a.partition_stride != b.partition_stride || a.partition_stride == 0)
+    return intersect(rel_a, rel_a + (a.partitions - 1) * a.partition_stride + free_span(a), rel_b,
+                     rel_b + (b.partitions - 1) * b.partition_stride + free_span(b));
+  // SBUF/PSUM: a tile is a block of partitions x bytes within each partition.
+  const int64_t stride = a.partition_stride;
+  const int64_t pa = rel_a / stride, ca = rel_a % stride, pb = rel_b / stride, cb = rel_b % stride;
+  return intersect(pa, pa + a.partitions, pb, pb + b.partitions) &&
+         intersect(ca, ca + free_span(a), cb, cb + free_span(b));
 }
 
 bool same_layout(const TileAccess& a, const TileAccess& b) {

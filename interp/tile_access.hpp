@@ -14,6 +14,7 @@ namespace nisa {
 
 struct TileAccess {
   uint8_t* base = nullptr;        // element 0 of the first partition (row) of the view
+  uint8_t* origin = nullptr;      // byte 0 of partition 0 of the memory the tile lives in
   Memory memory = Memory::sbuf;
   Dtype dtype = Dtype::f32;
   int64_t element_size = 4;

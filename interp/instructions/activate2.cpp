@@ -26,6 +26,7 @@ void decode_activate2(const DecodeContext& c, Step& s) {
   const TileAccess data = c.tile("data");
   stream_tiles(s, c.tile("dst"), {data});
   s.activation = activation_fn(c, "op");
+  s.prestage = Step::Prestage::alu_pair;
   s.scalar[0] = c.partition_scalar("imm0", 0.0f);
   s.scalar[1] = c.partition_scalar("imm1", 0.0f);
   s.scalar[2] = c.partition_scalar("relu_param", 0.0f);

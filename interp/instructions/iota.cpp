@@ -22,7 +22,7 @@ void run(const Step& s, Machine&) {
         const int64_t i = r * s.row_length + j;
         S v;
         if constexpr (kInteger) {
-          v = E::from_i64(s.int0 + p * s.int1 + i * s.bits_i64);
+          v = E::from_i64(s.int0 + p * s.int1 + i * s.int2);
         } else {
           v = E::from_f32(static_cast<float>(s.num0 + static_cast<double>(p) * s.num1 + static_cast<double>(i) * s.num2));
         }
@@ -42,7 +42,7 @@ void decode_iota(const DecodeContext& c, Step& s) {
   const bool integer = dtype_is_int(s.dst.dtype) && whole(s.num0) && whole(s.num1) && whole(s.num2);
   s.int0 = integer ? static_cast<int64_t>(s.num0) : 0;
   s.int1 = integer ? static_cast<int64_t>(s.num1) : 0;
-  s.bits_i64 = integer ? static_cast<int64_t>(s.num2) : 0;
+  s.int2 = integer ? static_cast<int64_t>(s.num2) : 0;
   s.run = dispatch_dtype(s.dst.dtype, [&](auto e) -> Kernel {
     return integer ? &run<decltype(e), true> : &run<decltype(e), false>;
   });

@@ -63,6 +63,7 @@ void decode_nonzero_with_count(const DecodeContext& c, Step& s) {
     lay_out_rows(s.dst, s.staging_row_length);
     lay_out_rows(s.final_dst, s.staging_row_length);
   }
+  s.partition_every = 16;
   s.int0 = c.integer("index_offset");
   s.int1 = c.integer("padding_val");
   s.run = src.dtype == Dtype::f32 ? run<0x7FFFFFFFu> : run<0xFFFFFFFFu>;

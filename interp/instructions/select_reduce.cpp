@@ -14,10 +14,17 @@ struct Body : AccumulatingEnd {
     const float* pred = in[0];
     const float* on_true = in[1];
     const float on_false = lane.scalar[0];
+    // Both values are read before the choice so the loop compiles to a blend.
     if (s.flag0) {
-      for (int64_t i = 0; i < n; ++i) out[i] = pred[i] == 0.0f ? on_true[i] : on_false;
+      for (int64_t i = 0; i < n; ++i) {
+        const float t = on_true[i];
+        out[i] = pred[i] == 0.0f ? t : on_false;
+      }
     } else {
-      for (int64_t i = 0; i < n; ++i) out[i] = pred[i] != 0.0f ? on_true[i] : on_false;
+      for (int64_t i = 0; i < n; ++i) {
+        const float t = on_true[i];
+        out[i] = pred[i] == 0.0f ? on_false : t;
+      }
     }
   }
 };

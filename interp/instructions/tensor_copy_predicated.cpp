@@ -58,6 +58,7 @@ void decode_tensor_copy_predicated(const DecodeContext& c, Step& s) {
     stream_tiles(s, c.tile("dst"), {c.tile("predicate"), c.tile("src")}, /*reads_dst=*/true);
   }
   s.flag0 = c.boolean("reverse_pred");
+  s.predicated = true;
   const int64_t psize = s.in[0].element_size;
   switch (s.dst.element_size) {
     case 1: s.run = pick<1>(psize, scalar_src); break;

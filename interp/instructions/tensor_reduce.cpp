@@ -29,6 +29,7 @@ void decode_tensor_reduce(const DecodeContext& c, Step& s) {
   s.final_dst = c.tile("dst");
   s.reduce_op = reduce_op(c, "op");
   s.flag0 = c.boolean("negate");
+  s.result_in_final_dst = true;
   s.run = run_lanes<Body, false>;
 }
 

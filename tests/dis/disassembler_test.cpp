@@ -84,6 +84,7 @@ TEST_CASE("floats print so that they read back to the same float32") {
   CHECK(float32_text(std::numeric_limits<float>::infinity()) == "inf");
   CHECK(float32_text(-std::numeric_limits<float>::infinity()) == "-inf");
   CHECK(float32_text(std::numeric_limits<float>::quiet_NaN()) == "nan");
+  CHECK(float32_text(-std::numeric_limits<float>::quiet_NaN()) == "-nan");
   CHECK(float32_text(3.4028234663852886e38f) == "fp32.max");
   CHECK(float32_text(-3.4028234663852886e38f) == "fp32.min");
   // Every finite value of a sweep over the bit patterns reads back exactly

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """Round trip of the disassembler (LANGUAGE.md section 1 and 2.1): for every
-good program of the repository, asm(dis(asm(p))) is byte-identical to asm(p),
-line table included, and dis is a fixed point on its own output.
+good program of the repository, and for seeded random programs of the
+reference generator when it is in the tree, asm(dis(asm(p))) is
+byte-identical to asm(p), line table included, and dis is a fixed point on
+its own output.
 
 usage: roundtrip.py NISA SOURCE_DIR [EXTRA_NISA_ARGS...]
 """
@@ -18,16 +20,25 @@ def run(cmd):
     return r.stdout
 
 
+def name(p, root, tmp):
+    return str(p.relative_to(tmp if p.is_relative_to(tmp) else root))
+
+
 def main():
     nisa, root = sys.argv[1], pathlib.Path(sys.argv[2])
     extra = sys.argv[3:]
     programs = sorted(set(root.glob("programs/**/*.nasm")) | set(root.glob("tests/**/good/*.nasm")))
-    if not programs:
-        print("no programs found")
-        return 1
     failures = 0
     with tempfile.TemporaryDirectory() as tmp:
         tmp = pathlib.Path(tmp)
+        generator = root / "tests/reference/gen_programs.py"
+        if generator.exists():
+            subprocess.run([sys.executable, str(generator), "--count", "60", "--seed", "11", "--out", str(tmp / "gen")],
+                           check=True, capture_output=True)
+            programs += sorted((tmp / "gen").glob("*/prog.nasm"))
+        if not programs:
+            print("no programs found")
+            return 1
         for i, p in enumerate(programs):
             first, text, second = tmp / f"{i}.nbin", tmp / f"{i}.dis.nasm", tmp / f"{i}.again.nbin"
             try:
@@ -38,10 +49,10 @@ def main():
                     raise RuntimeError("asm(dis(asm(p))) differs from asm(p)")
                 if run([nisa, *extra, "dis", str(second)]) != text.read_text():
                     raise RuntimeError("dis is not a fixed point")
-                print(f"ok   {p.relative_to(root)} ({first.stat().st_size} bytes)")
+                print(f"ok   {name(p, root, tmp)} ({first.stat().st_size} bytes)")
             except RuntimeError as e:
                 failures += 1
-                print(f"FAIL {p.relative_to(root)}: {e}")
+                print(f"FAIL {name(p, root, tmp)}: {e}")
     print(f"{len(programs) - failures} of {len(programs)} programs round-trip")
     return 1 if failures else 0
 

@@ -106,15 +106,18 @@ TEST_CASE("values that do not fit their field name the instruction and operand")
     CHECK(encode_error(b.program) ==
           "sample.nasm:7: error: cannot encode instruction 0 (memset), operand value: expected a float32 value");
   }
-  SUBCASE("tensor index beyond the 10-bit field") {
+  SUBCASE("more tensors than the 10-bit tensor fields can name") {
     for (int i = 0; i < 1100; ++i) {
       std::string name = "t";
       name += std::to_string(i);  // (not "t" + ...: g++ 12 -Wrestrict false positive)
       b.tensor(name, Memory::hbm, Dtype::u8, {1}, Role::scratch);
     }
-    b.add("dma_copy", {{"dst", b.view(1100)}, {"src", b.view(1101)}}, 11);
+    CHECK(encode_error(b.program) == "sample.nasm: error: cannot encode: 1101 tensors, the spec's tensor fields can name 1024");
+  }
+  SUBCASE("tensor index beyond its field") {
+    b.program.instructions[0].operands[0].view.tensor = -1;
     CHECK(encode_error(b.program) ==
-          "sample.nasm:11: error: cannot encode instruction 1 (dma_copy), operand dst: tensor index 1100 does not fit its 10-bit field");
+          "sample.nasm:7: error: cannot encode instruction 0 (memset), operand dst: tensor index -1 does not fit its 10-bit field");
   }
 }
 
@@ -162,7 +165,8 @@ TEST_CASE("every truncation and every flipped byte is refused with its offset") 
 TEST_CASE("flips with a recomputed CRC are refused by the structural checks or decode to a valid program") {
   std::vector<uint8_t> good = encode_program(spec(), test::sample_program(spec()));
   int refused = 0, accepted = 0;
-  for (std::size_t i = nbin::kHeaderSize; i < good.size(); ++i) {
+  for (std::size_t i = 0; i < good.size(); ++i) {
+    if (i >= nbin::kCrcAt && i < nbin::kHeaderSize) continue;  // the CRC itself is recomputed
     for (int bit = 0; bit < 8; ++bit) {
       std::vector<uint8_t> bad = good;
       bad[i] = static_cast<uint8_t>(bad[i] ^ (1u << bit));
@@ -183,4 +187,83 @@ TEST_CASE("flips with a recomputed CRC are refused by the structural checks or d
   }
   MESSAGE("recomputed-CRC single-bit flips: " << refused << " refused, " << accepted << " decoded to valid programs");
   CHECK(refused > 0);
+}
+
+TEST_CASE("structural defects behind a valid CRC are named with their byte") {
+  ProgramBuilder b(spec());
+  auto a = b.tensor("a", Memory::sbuf, Dtype::f32, {128, 8});
+  auto c = b.tensor("c", Memory::sbuf, Dtype::f32, {128, 8}, Role::none, 64);
+  b.add("tensor_tensor", {{"dst", b.view(a)}, {"data1", b.view(c)}, {"data2", b.view(c)}, {"op", b.enumerated("alu", "add")}}, 4);
+
+  // One instruction, every view whole: opcode, 3 x (index + whole bit), op.
+  const InstructionSpec& is = spec().instructions[static_cast<std::size_t>(spec().find_instruction("tensor_tensor"))];
+  int bits = spec().opcode_bits + 3;
+  for (const FieldSpec& f : is.encoding) bits += f.bits;
+  auto stream_at = [&](const std::vector<uint8_t>& bytes) { return bytes.size() - static_cast<std::size_t>((bits + 7) / 8); };
+
+  SUBCASE("unknown opcode") {
+    std::vector<uint8_t> bytes = encode_program(spec(), b.program);
+    std::size_t at = stream_at(bytes);
+    bytes[at] = static_cast<uint8_t>(bytes[at] & ~((1u << spec().opcode_bits) - 1));  // opcode 0: unused
+    fix_crc(bytes);
+    CHECK(decode_error(bytes) == "t.nbin: error: instruction 0 (line 4): unknown opcode 0 at byte " + std::to_string(at));
+  }
+  SUBCASE("enum value beyond the enum") {
+    b.program.instructions[0].operands[3] = b.enumerated("alu", "minimum");  // index 5 = 0b101, the last field
+    std::vector<uint8_t> bytes = encode_program(spec(), b.program);
+    int op_bit = bits - 2;  // the middle bit of the 3-bit op field: 0b101 -> 0b111
+    std::size_t at = stream_at(bytes) + static_cast<std::size_t>(op_bit / 8);
+    bytes[at] = static_cast<uint8_t>(bytes[at] | (1u << (op_bit % 8)));
+    fix_crc(bytes);
+    CHECK(decode_error(bytes) ==
+          "t.nbin: error: instruction 0 (tensor_tensor, line 4), operand op: enum value 7 out of range for alu at byte " +
+              std::to_string(stream_at(bytes) + static_cast<std::size_t>(bits / 8)));
+    // The encoder refuses the same value through the same walk.
+    b.program.instructions[0].operands[3].integer = 7;
+    CHECK(encode_error(b.program) == "sample.nasm:4: error: cannot encode instruction 0 (tensor_tensor), operand op: enum value 7 out of range for alu");
+  }
+  SUBCASE("slice outside its tensor") {
+    b.program.instructions[0].operands[1].view.dims[1] = {4, 5, 1};  // columns 4..8 of 8
+    CHECK(decode_error(encode_program(spec(), b.program)).find(
+              "operand data1: slice 4 count 5 step 1 outside dimension 1 of size 8 at byte") != std::string::npos);
+  }
+  SUBCASE("the shared checker runs on decoded programs") {
+    b.program.instructions[0].operands[2] = b.view(c, {{0, 64, 1}});  // data2 has 64 partitions, dst 128 (S1.4)
+    std::string e = decode_error(encode_program(spec(), b.program));
+    CHECK(e.find("t.nbin: error: instruction 0 (tensor_tensor, line 4): ") == 0);
+    CHECK(e.find(" at byte ") != std::string::npos);
+  }
+  SUBCASE("tensor record refused by check_tensor") {
+    b.program.tensors[1].offset = 229376 - 16;  // runs past the end of trn2 SBUF partitions
+    std::string e = decode_error(encode_program(spec(), b.program));
+    CHECK(e.find("t.nbin: error: tensor record: ") == 0);
+    CHECK(e.find(" at byte ") != std::string::npos);
+  }
+}
+
+TEST_CASE("random multi-byte corruption behind a valid CRC never crashes") {
+  std::vector<uint8_t> good = encode_program(spec(), test::sample_program(spec()));
+  uint64_t state = 0x9e3779b97f4a7c15ull;  // fixed seed: the test is deterministic
+  auto next = [&] {
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<uint32_t>(state >> 33);
+  };
+  int refused = 0;
+  for (int round = 0; round < 4000; ++round) {
+    std::vector<uint8_t> bad = good;
+    int edits = 1 + static_cast<int>(next() % 4);
+    for (int e = 0; e < edits; ++e) {
+      std::size_t at = nbin::kHeaderSize + next() % (bad.size() - nbin::kHeaderSize);
+      bad[at] = static_cast<uint8_t>(next());
+    }
+    fix_crc(bad);
+    try {
+      Program q = decode_program(spec(), bad, "t.nbin");
+      CHECK(encode_program(spec(), q) == bad);
+    } catch (const InputError& e) {
+      CHECK(std::string(e.what()).find("at byte") != std::string::npos);
+      ++refused;
+    }
+  }
+  CHECK(refused > 2000);
 }

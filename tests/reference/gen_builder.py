@@ -95,10 +95,27 @@ class ProgramBuilder:
             elif isinstance(value, bool):
                 value = "true" if value else "false"
             elif isinstance(value, (float, np.floating)):
-                value = fmt(value)
+                value = self.literal(float(value))
+            elif isinstance(value, (int, np.integer)) and value >= 0 and self.chance(0.1):
+                value = hex(int(value))  # LANGUAGE.md 2: 0x integers
             parts.append(f"{key}={value}")
         sep = ", " if self.chance(0.8) else ","
-        self.emit(f"{mnemonic} {sep.join(parts)}")
+        comment = self.pick(["  ; ", "  # "]) + "note" if self.chance(0.05) else ""
+        self.emit(f"{mnemonic} {sep.join(parts)}{comment}")
+
+    def literal(self, x):
+        """A float scalar as a literal, an .equ name or a small expression (LANGUAGE.md 2.1)."""
+        text = fmt(x)
+        r = self.rng.random()
+        if r < 0.05:
+            name = self.fresh("C")
+            self.emit(f".equ {name}, {text}")
+            return name
+        if r < 0.08 and np.isfinite(x) and x != 0 and not np.signbit(x):
+            return f"-(-{text})"
+        if r < 0.1 and np.isfinite(x) and abs(x) < 1e30 and float(np.float32(x * 2)) == x * 2:
+            return f"({fmt(x * 2)})/2"
+        return text
 
     # ---- shapes and partitions ----
     def lanes(self):
@@ -109,6 +126,13 @@ class ProgramBuilder:
         if r < 0.75:
             return self.pick([0, 64]), int(self.rng.integers(33, 65))
         return 0, int(self.rng.integers(65, 129))
+
+    def shifted(self, start, count, p=0.2):
+        """Sometimes another S1.5-aligned start for an operand of `count` partitions."""
+        if not self.chance(p):
+            return start
+        starts = [0] if count > 64 else [0, 64] if count > 32 else [0, 32, 64, 96]
+        return self.pick([st for st in starts if st + count <= 128])
 
     def sub_lanes(self, start, count):
         """An aligned 1..32-partition range inside [start, start+count)."""
@@ -179,6 +203,10 @@ class ProgramBuilder:
             v = np.where(r < 0.03, 0.0, v)
             v = np.where((r >= 0.03) & (r < 0.05), -0.0, v)
             v = np.where((r >= 0.05) & (r < 0.07), rng.uniform(-1e5, 1e5, size=shape), v)
+            if self.chance(0.3):  # S2.1: NaN propagates (np.maximum semantics); inf saturates ints
+                v = np.where((r >= 0.07) & (r < 0.075), np.nan, v)
+                v = np.where((r >= 0.075) & (r < 0.08), np.inf, v)
+                v = np.where((r >= 0.08) & (r < 0.085), -np.inf, v)
         return ref_dtypes.round_to(dtype, v.astype(np.float32)).astype(np.float64)
 
     # ---- moving tiles in and out (DMA has no partition alignment rule, S1.5) ----
@@ -263,7 +291,7 @@ class ProgramBuilder:
     def column(self, pstart, pcount, lo, hi, dtype="f32", mem=None):
         """A [P, 1] tile of per-partition values in [lo, hi]; returns (tile, values[P, 1])."""
         mem = mem or ("psum" if self.chance(0.15) else "sbuf")
-        t = self.tile(dtype, pstart, pcount, [1], mem)
+        t = self.tile(dtype, self.shifted(pstart, pcount), pcount, [1], mem)
         return t, self.load(t, self.values(dtype, (pcount, 1), lo, hi))
 
     def text(self):

@@ -158,12 +158,13 @@ def emit_tensor_copy_predicated(b):
     dst = b.tile(dtype, s, c, free, compute_mem(b))
     b.load(dst, b.values(dtype, (c, n), specials=True))
     pdt = b.pick(["u8", "u16", "u32"])
-    pred = b.tile(pdt, s, c, free if b.chance(0.7) else [n], pmem)
+    pred = b.tile(pdt, b.shifted(s, c), c, free if b.chance(0.7) else [n], pmem)
     b.load(pred, predicate_values(b, pdt, (c, n)))
     if b.chance(0.3):
         src = int(b.values(dtype, (1,))[0]) if dtype in INTS else float(b.values(dtype, (1,), -50, 50)[0])
     else:
-        src = b.tile(dtype, s, c, [n] if b.chance(0.3) else free, "sbuf" if pmem == "psum" else compute_mem(b))
+        src = b.tile(dtype, b.shifted(s, c), c, [n] if b.chance(0.3) else free,
+                     "sbuf" if pmem == "psum" else compute_mem(b))
         b.load(src, b.values(dtype, (c, n), specials=True))
     rev = b.chance(0.4)
     b.instr("tensor_copy_predicated", dst=dst, src=src, predicate=pred,
@@ -193,7 +194,7 @@ def emit_tensor_scalar(b):
     if b.chance(0.15):
         dst = data
     else:
-        dst = b.tile(any_dtype(b), s, c, free if b.chance(0.7) else [n], compute_mem(b))
+        dst = b.tile(any_dtype(b), b.shifted(s, c), c, free if b.chance(0.7) else [n], compute_mem(b))
     b.instr("tensor_scalar", dst=dst, **ops)
     b.store(dst)
 
@@ -205,7 +206,7 @@ def emit_tensor_tensor(b):
     tiles = []
     for _ in range(2):
         dt = any_dtype(b)
-        t = b.tile(dt, s, c, free if b.chance(0.8) else [n], compute_mem(b))
+        t = b.tile(dt, b.shifted(s, c), c, free if b.chance(0.8) else [n], compute_mem(b))
         b.load(t, b.values(dt, (c, n), -6, 6, specials=b.chance(0.3)))
         tiles.append(t)
     op = b.pick(["add", "subtract", "multiply", "maximum", "minimum"])
@@ -226,7 +227,7 @@ def emit_tensor_reduce(b):
     else:
         b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
     exact = op != "add" or ddt in INTS
-    dst = b.tile(any_dtype(b) if exact else "f32", s, c, [1], compute_mem(b))
+    dst = b.tile(any_dtype(b) if exact else "f32", b.shifted(s, c), c, [1], compute_mem(b))
     neg = b.chance(0.4)
     b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op),
             negate=neg if (neg or b.chance(0.3)) else None)

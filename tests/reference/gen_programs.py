@@ -8,15 +8,17 @@ outputs computed by the independent model nki_ref.py.
 import argparse
 import json
 import os
+import shutil
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
 from gen_builder import ProgramBuilder  # noqa: E402
-from gen_instructions import (FLOATS, INTS, any_dtype, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
+from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
                               emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_scalar import emit_scalar_acc  # noqa: E402
@@ -39,6 +41,22 @@ def block_dma(b):
     t.whole = t.whole and s == 0
     b.load(t, b.values(dtype, (c, t.elems), -1000, 1000, specials=True))
     b.store(t)
+
+
+def block_psum_wide(b):
+    """A PSUM tile spanning several 2 KiB banks (LANGUAGE.md 2.1), processed on Vector and Scalar."""
+    s, c = b.lanes()
+    n = int(b.rng.integers(520, 1000))
+    t = b.tile("f32", s, c, [n], "psum")
+    b.features.add("psum_wide")
+    b.load(t, b.values("f32", (c, n), -3, 3))
+    emit = b.pick(["tensor_reduce", "activation"])
+    out = b.tile("f32", s, c, [1] if emit == "tensor_reduce" else [n], compute_mem(b))
+    if emit == "tensor_reduce":
+        b.instr("tensor_reduce", dst=out, data=t, op=b.pick(["maximum", "minimum", "abs_max"]))
+    else:
+        b.instr("activation", dst=out, op=b.pick(["tanh", "relu", "square"]), data=t, scale=0.5)
+    b.store(out)
 
 
 def block_vector_acc(b):
@@ -226,11 +244,13 @@ BLOCKS = [  # (block, weight, needs)
     (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
     (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
     (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
+    (block_psum_wide, 0.3, None),
 ]
 
 
 def generate(seed):
-    """One program: (text, inputs {name: array}, expected {name: array}, tolerance dict)."""
+    """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
+    diff tolerance and what `nisa run --strict` should do)."""
     rng = np.random.default_rng(seed)
     names, weights = zip(*ARCHS)
     arch = names[int(rng.choice(len(names), p=np.array(weights) / sum(weights)))]
@@ -241,11 +261,17 @@ def generate(seed):
     for _ in range(int(rng.integers(2, 7))):
         usable[int(rng.choice(len(usable), p=probs / probs.sum()))][0](b)
     text = f"; random program, seed {seed}\n" + b.text()
-    expected, _ = nki_ref.run_program(text, b.inputs)
-    return text, dict(b.inputs), expected, {"rtol": 1e-5, "atol": 1e-6}
+    expected, machine = nki_ref.run_program(text, b.inputs)
+    checks = {"rtol": 1e-5, "atol": 1e-6,
+              "strict_fault_line": machine.hazard[0] if machine.hazard else None,
+              "strict_fault": machine.hazard[1] if machine.hazard else None,
+              "strict_ambiguous": [f"line {line}: {why}" for line, why in machine.ambiguous],
+              "accumulators": {engine: [float(x) for x in acc] for engine, acc in machine.acc.items()}}
+    return text, dict(b.inputs), expected, checks
 
 
 def write_program(folder, text, inputs, expected, tolerance):
+    shutil.rmtree(folder, ignore_errors=True)
     os.makedirs(os.path.join(folder, "inputs"), exist_ok=True)
     os.makedirs(os.path.join(folder, "expected"), exist_ok=True)
     with open(os.path.join(folder, "prog.nasm"), "w") as f:
@@ -258,6 +284,35 @@ def write_program(folder, text, inputs, expected, tolerance):
         json.dump(tolerance, f)
 
 
+def coverage(texts):
+    """Counts of what a set of programs exercises (mnemonics, dtypes, flags, commands)."""
+    import collections
+    count = collections.Counter()
+    for text in texts:
+        prog = nasm_reader.read_program(text)
+        count["arch " + prog.arch] += 1
+        for d in prog.decls.values():
+            count[f"dtype {d.dtype}"] += 1
+            count[f"memory {d.memory}"] += 1
+            if d.offset is not None:
+                count["explicit @ offset"] += 1
+        count[".rept"] += text.count(".rept")
+        for ins in prog.instrs:
+            count[ins.mnemonic] += 1
+            for key, value in ins.ops.items():
+                if key in ("reduce_cmd", "reduce_op", "op", "op0", "op1", "comp_op0", "comp_op1"):
+                    count[f"{ins.mnemonic} {key}={value}"] += 1
+                elif isinstance(value, bool) and value:
+                    count[f"{ins.mnemonic} {key}=true"] += 1
+                elif key in ("on_false", "imm0", "imm1", "operand0", "operand1", "scale", "bias", "src"):
+                    kind = "tile" if isinstance(value, nasm_reader.View) else "scalar"
+                    count[f"{ins.mnemonic} {key} {kind}"] += 1
+                if isinstance(value, nasm_reader.View) and prog.decls[value.name].memory != "hbm":
+                    start, cnt = value.dims[0][0], value.dims[0][1]
+                    count[f"partition start {start if start in (0, 32, 64, 96) else 'other'}"] += 1
+    return count
+
+
 def program_seed(seed, index):
     return seed * 100003 + index
 
@@ -266,8 +321,14 @@ def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
+    ap.add_argument("--stats", action="store_true", help="print what the programs cover instead of writing them")
     args = ap.parse_args(argv)
+    if args.stats:
+        count = coverage(generate(program_seed(args.seed, k))[0] for k in range(args.count))
+        for key in sorted(count):
+            print(f"{count[key]:7d}  {key}")
+        return 0
     for k in range(args.count):
         text, inputs, expected, tol = generate(program_seed(args.seed, k))
         write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)

@@ -25,10 +25,17 @@ def op_is_valid(op, pre, result, positive):
     return not (positive and np.any(result < 0))
 
 
-def pick_function(b, pre, relu_param, positive, allow_prelu):
+# Input ranges that keep each function inside S5's valid range after a scale in
+# [0.5, 2] and a bias in [-0.5, 0.5] (functions marked singular get no bias).
+DATA_RANGE = {"log": (0.05, 20.0), "sqrt": (0.01, 50.0), "rsqrt": (0.01, 50.0), "reciprocal": (0.1, 20.0),
+              "sin": (-1.2, 1.2), "arctan": (-0.45, 0.45), "exp": (-8.0, 8.0)}
+SINGULAR = ("log", "sqrt", "rsqrt", "reciprocal")
+
+
+def pick_function(b, pre, relu_param, positive, allow_prelu, preferred=None):
     candidates = [op for op in ACTIVATIONS if allow_prelu or op != "prelu"]
-    order = b.rng.permutation(len(candidates))
-    for k in order:
+    first = [candidates.index(preferred)] if preferred in candidates else []
+    for k in first + list(b.rng.permutation(len(candidates))):
         op = candidates[int(k)]
         result = nki_ref.activate(op, pre, relu_param)
         if op_is_valid(op, pre, result, positive):
@@ -36,33 +43,36 @@ def pick_function(b, pre, relu_param, positive, allow_prelu):
     return "abs"
 
 
-def data_tile(b, s, c, positive, max_elems=160):
+def data_tile(b, s, c, positive, op, max_elems=160):
     free = b.free_shape(max_elems)
     n = int(np.prod(free))
     dtype = any_dtype(b, 0.85)
     t = b.tile(dtype, s, c, free, compute_mem(b))
+    lo, hi = DATA_RANGE.get(op, b.pick([(-4.0, 4.0), (-1.4, 1.4), (-12.0, 12.0)]))
     if positive:
-        lo, hi = 0.1, 4.0
-    else:
-        lo, hi = b.pick([(-4.0, 4.0), (0.05, 20.0), (-1.4, 1.4), (-3.0, 3.0), (-12.0, 12.0)])
-    values = b.values(dtype, (c, n), lo, hi, irange=(1, 20) if positive else (-10, 10))
+        lo, hi = max(lo, 0.1), min(hi, 4.0) if hi > 0.2 else 4.0
+    irange = (1, 20) if positive or op in SINGULAR else (-10, 10)
+    values = b.values(dtype, (c, n), lo, hi, irange=irange)
+    if op == "reciprocal" and b.chance(0.5):
+        values = -values
     values = np.asarray(b.load(t, values), dtype=np.float64).astype(F32)
     return t, free, values
 
 
 def emit_activation(b, s, c, cmd, with_res, positive):
     """dst = op(data * scale + bias) (S4.6); reduce_op is add only."""
-    data, free, x = data_tile(b, s, c, positive)
+    intended = b.pick([op for op in ACTIVATIONS if op not in ("prelu", "log") or not positive])
+    data, free, x = data_tile(b, s, c, positive, intended)
     ops = {"data": data}
     scale_col = np.ones((c, 1), dtype=F32)
     if b.chance(0.7):
         ops["scale"], scale_col = scalar_or_column(b, s, c, 0.5, 2.0)
     bias_col = np.zeros((c, 1), dtype=F32)
-    if b.chance(0.6):
+    if b.chance(0.6) and intended not in SINGULAR:
         ops["bias"], bias_col = scalar_or_column(b, s, c, 0.0 if positive else -0.5, 0.5)
     with np.errstate(all="ignore"):
         pre = ((x * scale_col).astype(F32) + bias_col).astype(F32)
-    op = pick_function(b, pre, 0.0, positive, allow_prelu=False)
+    op = pick_function(b, pre, 0.0, positive, allow_prelu=False, preferred=intended)
     exact = op in EXACT_ACTIVATIONS
     dst = b.tile(any_dtype(b) if exact else "f32", s, c, free, compute_mem(b))
     res = reduce_res_tile(b, s, c, exact=False) if with_res else None
@@ -84,7 +94,8 @@ def stage_operand(b, s, c, op, positive, dtype):
 def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
     """Seed 004's three stages; reduce_op any of the five (S3)."""
     positive = reduce_op == "add" and cmd in ("reduce", "reset_reduce")
-    data, free, x = data_tile(b, s, c, positive)
+    intended = b.pick(ACTIVATIONS)
+    data, free, x = data_tile(b, s, c, positive, intended)
     op0, op1 = b.pick(ACTIVATE2_PAIRS)
     imm_dtype = float_dtype(b)  # both immediates share a dtype when both are tiles
     imm0, col0 = stage_operand(b, s, c, op0, positive, imm_dtype)
@@ -102,7 +113,7 @@ def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
         ops["reverse1"] = reverse1
     val = nki_ref.alu_stage(op0, x, col0, reverse0)
     val = nki_ref.alu_stage(op1, val, col1, reverse1)
-    op = pick_function(b, val, relu_col, positive, allow_prelu=True)
+    op = pick_function(b, val, relu_col, positive, allow_prelu=True, preferred=intended)
     exact = op in EXACT_ACTIVATIONS
     dst = b.tile(any_dtype(b) if exact else "f32", s, c, free, compute_mem(b))
     res = None

@@ -17,7 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nasm_reader  # noqa: E402
 import ref_dtypes  # noqa: E402
-from ref_machine import Machine  # noqa: E402
+from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402
 
 F32 = np.float32
 
@@ -63,6 +63,20 @@ ACTIVATIONS = {
     "sign": lambda x, a: np.sign(x),
     "prelu": lambda x, a: np.where(x >= 0, x, a * x),
 }
+
+
+# S5: inputs outside these ranges are a --strict fault (reciprocal: the magnitude).
+VALID_RANGE = {"log": (2.0 ** -64, 2.0 ** 64), "sin": (-math.pi, math.pi), "arctan": (-math.pi / 2, math.pi / 2),
+               "sqrt": (2.0 ** -116, 2.0 ** 118), "rsqrt": (2.0 ** -87, 2.0 ** 97), "reciprocal": (2.0 ** -42, 2.0 ** 42)}
+
+
+def check_valid_range(m, op, x_f32):
+    if op not in VALID_RANGE:
+        return
+    lo, hi = VALID_RANGE[op]
+    x = np.abs(x_f32.astype(np.float64)) if op == "reciprocal" else x_f32.astype(np.float64)
+    if np.any(~((x >= lo) & (x <= hi))):
+        m.note_hazard(f"{op} input outside its valid range (S5)")
 
 
 def activate(op, x_f32, relu_param):
@@ -124,10 +138,27 @@ def reduce_free(op, values):
     return np.min(np.abs(values), axis=1)  # abs_min
 
 
+def track_lanes(m, engine, lanes, cmd, reads_result):
+    """--strict (S1.3, S3): a reduce or a reduce_res read of a lane never reset faults; an idle
+    select_reduce/range_select leaves its Vector lanes undefined until the next reset."""
+    state = m.lane_state[engine]
+    if cmd == "reduce" and np.any(state[lanes] != LANE_OK):
+        m.note_hazard(f"{cmd} onto {engine} accumulator lanes not reset (S3)")
+    if cmd in ("reset", "reset_reduce"):
+        state[lanes] = LANE_OK
+    if reads_result and np.any(state[lanes] != LANE_OK):
+        m.note_hazard(f"reduce_res reads {engine} accumulator lanes not reset (S3)")
+    if engine == "vector" and cmd == "idle":
+        if reads_result and np.any(state[lanes] == LANE_OK):
+            m.note_ambiguous("reduce_res of an idle Vector instruction: before or after the lanes turn undefined?")
+        state[lanes] = LANE_IDLE
+
+
 def accumulate(m, engine, lanes_view, cmd, op, values, reduce_res):
     """S3: update the engine's accumulator lanes, then copy them to reduce_res."""
     acc = m.acc[engine]
     lanes = m.lanes(lanes_view)
+    track_lanes(m, engine, lanes, cmd, reduce_res is not None)
     if cmd in ("reset", "reset_reduce"):
         acc[lanes] = IDENTITY[op]
     if cmd in ("reset_reduce", "reduce"):
@@ -147,7 +178,7 @@ def dma_copy(m, o):
 def memset(m, o):
     dst, value = o["dst"], o["value"]
     shape = (m.partitions(dst), -1)
-    n = m.read_raw(dst).size
+    n = m.read_raw(dst, check=False).size
     if ref_dtypes.is_float(m.dtype(dst)):
         m.write(dst, np.full(n, F32(value), dtype=F32).reshape(shape))
     else:  # exact int32 for integer tiles (LANGUAGE.md 2.3)
@@ -157,7 +188,7 @@ def memset(m, o):
 def iota(m, o):
     """dst[p, i] = base + p*partition_step + i*free_step, p and i relative to the tile."""
     dst = o["dst"]
-    p_count, f_count = m.read_raw(dst).shape
+    p_count, f_count = m.read_raw(dst, check=False).shape
     p = np.arange(p_count).reshape(-1, 1)
     i = np.arange(f_count).reshape(1, -1)
     if ref_dtypes.is_float(m.dtype(dst)):
@@ -171,15 +202,17 @@ def iota(m, o):
 def nonzero_with_count(m, o):
     """Seed 000: only partitions 16k are read and written; the rest of dst is unchanged."""
     src, dst = o["src"], o["dst"]
-    values = ref_dtypes.decode_exact(m.dtype(src), m.read_raw(src))
-    out = m.read_raw(dst).astype(np.int64)
+    values = ref_dtypes.decode_exact(m.dtype(src), m.read_raw(src, check=False))
+    out = m.read_raw(dst, check=False).astype(np.int64)
     t = values.shape[1]
-    for row, phys in enumerate(m.lanes(src)):
-        if phys % 16 != 0:
-            continue
+    core_rows = [row for row, phys in enumerate(m.lanes(src)) if phys % 16 == 0]
+    m.check_written(src, core_rows)
+    for row in core_rows:
         nonzero_indices = [i + o["index_offset"] for i in range(t) if values[row, i] != 0]  # NaN != 0 holds
         out[row, :] = nonzero_indices + [o["padding_val"]] * (t - len(nonzero_indices)) + [len(nonzero_indices)]
-    m.write_raw(dst, ref_dtypes.encode_int("i32", out))
+    written = np.zeros(out.shape, dtype=bool)
+    written[core_rows] = True
+    m.write_raw(dst, ref_dtypes.encode_int("i32", out), written)
 
 
 def tensor_copy_predicated(m, o):
@@ -188,14 +221,19 @@ def tensor_copy_predicated(m, o):
     predicate = m.read_raw(pred) != 0
     if o["reverse_pred"]:
         predicate = ~predicate
-    out = m.read_raw(dst)
+    out = m.read_raw(dst, check=False)
     if hasattr(src, "dims"):
-        source = m.read_raw(src)
+        source = m.read_raw(src, check=False)
+        unwritten = m.unwritten(src)
+        if np.any(unwritten & predicate):
+            m.note_hazard("copies src bytes never written (S1.1)")
+        elif np.any(unwritten):
+            m.note_ambiguous("src bytes never written under a false predicate: read or not?")
     elif ref_dtypes.is_float(m.dtype(dst)):
         source = ref_dtypes.encode(m.dtype(dst), np.full(out.shape, F32(src)))
     else:
         source = ref_dtypes.encode_int(m.dtype(dst), np.full(out.shape, int(src)))
-    m.write_raw(dst, np.where(predicate, source, out))
+    m.write_raw(dst, np.where(predicate, source, out), written=predicate)
 
 
 def select_reduce(m, o):
@@ -234,6 +272,7 @@ def activation(m, o):
     bias = m.column(o.get("bias", 0.0), p)
     with np.errstate(all="ignore"):
         pre = ((data * scale).astype(F32) + bias).astype(F32)
+    check_valid_range(m, o["op"], pre)
     result = activate(o["op"], pre, 0.0)
     m.write(o["dst"], result)
     accumulate(m, "scalar", o["data"], o["reduce_cmd"], o.get("reduce_op", "add"), result, o.get("reduce_res"))
@@ -243,9 +282,10 @@ def activate2(m, o):
     """Seed 004: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results."""
     data = m.read(o["data"])
     p = data.shape[0]
-    val = alu_stage(o["op0"], data, m.column(o["imm0"], p), o["reverse0"])
-    val = alu_stage(o["op1"], val, m.column(o["imm1"], p), o["reverse1"])
-    result = activate(o["op"], val, m.column(o["relu_param"], p))
+    val = alu_stage(o["op0"], data, m.column(o["imm0"], p, o["op0"] != "bypass"), o["reverse0"])
+    val = alu_stage(o["op1"], val, m.column(o["imm1"], p, o["op1"] != "bypass"), o["reverse1"])
+    check_valid_range(m, o["op"], val)
+    result = activate(o["op"], val, m.column(o["relu_param"], p, o["op"] == "prelu"))
     m.write(o["dst"], result)
     accumulate(m, "scalar", o["data"], o["reduce_cmd"], o.get("reduce_op", "add"), result, o.get("reduce_res"))
 
@@ -253,9 +293,11 @@ def activate2(m, o):
 def tensor_scalar(m, o):
     data = m.read(o["data"])
     p = data.shape[0]
-    val = alu_stage(o["op0"], data, m.column(o["operand0"], p), o["reverse0"])
+    val = alu_stage(o["op0"], data, m.column(o["operand0"], p, o["op0"] != "bypass"), o["reverse0"])
     if o["op1"] != "bypass":
         val = alu_stage(o["op1"], val, m.column(o["operand1"], p), o["reverse1"])
+    elif o.get("operand1") is not None:
+        m.column(o["operand1"], p, used=False)
     m.write(o["dst"], val)
 
 
@@ -282,6 +324,7 @@ def run_program(text, inputs):
     m = Machine(prog)
     m.load_inputs(inputs)
     for ins in prog.instrs:
+        m.line = ins.line
         try:
             SEMANTICS[ins.mnemonic](m, ins.ops)
         except Exception as e:

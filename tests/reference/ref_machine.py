@@ -10,6 +10,7 @@ import numpy as np
 import ref_dtypes
 
 PARTITIONS = 128
+LANE_NEVER_RESET, LANE_OK, LANE_IDLE = 0, 1, 2  # S3 --strict states of an accumulator lane
 
 
 class Machine:
@@ -32,6 +33,13 @@ class Machine:
         # S1.3: Vector accumulator starts at -inf, Scalar at 0, one lane per physical partition.
         self.acc = {"vector": np.full(PARTITIONS, -np.inf, dtype=np.float32),
                     "scalar": np.zeros(PARTITIONS, dtype=np.float32)}
+        # What `nisa run --strict` would fault on (S1.1, S1.3, S3, S5): bytes ever written,
+        # accumulator lane states, and the first hazard met (line, reason).
+        self.written = {m: np.zeros(a.shape, dtype=bool) for m, a in self.mem.items()}
+        self.lane_state = {e: np.full(PARTITIONS, LANE_NEVER_RESET) for e in self.acc}
+        self.line = 0
+        self.hazard = None
+        self.ambiguous = []  # strict-mode outcomes SEMANTICS.md leaves open
 
     @staticmethod
     def bytes_per_partition(decl):
@@ -64,24 +72,66 @@ class Machine:
     def _index(view):
         return tuple(slice(s, s + c * st, st) for s, c, st in view.dims)
 
-    def read_raw(self, view):
+    def read_raw(self, view, check=True):
+        """Raw elements [partitions, elements]; `check` marks an input the engine consumes."""
+        if check:
+            self.check_written(view)
         raw = self._tensor_raw(self.decl(view))[self._index(view)]
         return raw.reshape(view.dims[0][1], -1).copy()
 
-    def write_raw(self, view, raw):
+    def write_raw(self, view, raw, written=None):
+        """Stores raw elements; `written` ([P, elements] bool) limits what counts as written."""
         decl = self.decl(view)
         whole = self._tensor_raw(decl).copy()
         counts = [c for _, c, _ in view.dims]
         whole[self._index(view)] = np.asarray(raw, dtype=whole.dtype).reshape(counts)
         self._store_tensor_raw(decl, whole)
+        if decl.memory != "hbm":
+            mask = self._written_mask(decl)
+            mark = np.ones(counts, dtype=bool) if written is None else np.asarray(written).reshape(counts)
+            mask[self._index(view)] |= mark[..., None]
+            self._store_written_mask(decl, mask)
+
+    # ---- --strict bookkeeping (S1.1: reading SBUF/PSUM bytes never written) ----
+
+    def _written_mask(self, decl):
+        """[shape..., itemsize] bools: which bytes of each element were ever written."""
+        off, size = self.offsets[decl.name], ref_dtypes.itemsize(decl.dtype)
+        block = self.written[decl.memory][: decl.shape[0], off: off + self.bytes_per_partition(decl)]
+        return block.reshape(list(decl.shape) + [size]).copy()
+
+    def _store_written_mask(self, decl, mask):
+        off = self.offsets[decl.name]
+        flat = mask.reshape(decl.shape[0], -1)
+        self.written[decl.memory][: decl.shape[0], off: off + flat.shape[1]] = flat
+
+    def unwritten(self, view, rows=None):
+        """[P, elements] bools: elements of the view holding a byte never written."""
+        decl = self.decl(view)
+        if decl.memory == "hbm":
+            return np.zeros((view.dims[0][1], 1), dtype=bool)
+        bad = ~self._written_mask(decl)[self._index(view)].all(axis=-1)
+        bad = bad.reshape(view.dims[0][1], -1)
+        return bad if rows is None else bad[rows]
+
+    def check_written(self, view, rows=None):
+        if self.unwritten(view, rows).any():
+            self.note_hazard(f"reads {view.name} bytes never written (S1.1)")
+
+    def note_hazard(self, reason):
+        if self.hazard is None:
+            self.hazard = (self.line, reason)
+
+    def note_ambiguous(self, reason):
+        self.ambiguous.append((self.line, reason))
 
     def read(self, view):
         """float32 values of a view (S2.1: inputs converted to float32 first)."""
         return ref_dtypes.decode(self.decl(view).dtype, self.read_raw(view))
 
-    def write(self, view, values_f32):
+    def write(self, view, values_f32, written=None):
         """Store float32 results, converted to the view's dtype (S2.2, S2.3)."""
-        self.write_raw(view, ref_dtypes.encode(self.decl(view).dtype, values_f32))
+        self.write_raw(view, ref_dtypes.encode(self.decl(view).dtype, values_f32), written)
 
     def dtype(self, view):
         return self.decl(view).dtype
@@ -96,10 +146,13 @@ class Machine:
         start, count, _ = view.dims[0]
         return np.arange(start, start + count)
 
-    def column(self, operand, partitions):
-        """A scalar or a [P, 1] tile as a float32 [P, 1] column."""
+    def column(self, operand, partitions, used=True):
+        """A scalar or a [P, 1] tile as a float32 [P, 1] column. An operand the instruction
+        ignores (op bypass, relu_param without prelu) may or may not be read by hardware."""
         if hasattr(operand, "dims"):
-            return self.read(operand).reshape(partitions, 1)
+            if not used and self.unwritten(operand).any():
+                self.note_ambiguous(f"unused operand {operand.name} holds bytes never written")
+            return ref_dtypes.decode(self.dtype(operand), self.read_raw(operand, used)).reshape(partitions, 1)
         return np.full((partitions, 1), np.float32(operand), dtype=np.float32)
 
     # ---- HBM initial contents and dumps ----

@@ -275,5 +275,58 @@ dma_copy dst=y, src=t
         self.assertEqual(out["y"].tolist(), [[-2] * 3 + [-5] * 3 + [-8] * 3 + [-11] * 3])
 
 
+class StrictHazards(unittest.TestCase):
+    """The first hazard `nisa run --strict` must fault on (S1.1, S1.3, S3, S5), by line."""
+
+    def hazard_line(self, body):
+        head = ".hbm r f32 [4, 1] output\n.sbuf t f32 [4, 2]\n.sbuf o f32 [4, 2]\n.sbuf rr f32 [4, 1]\n"
+        _, machine = run(head + body)
+        return machine.hazard[0] if machine.hazard else None
+
+    def test_bytes_never_written(self):  # S1.1
+        self.assertEqual(self.hazard_line("memset dst=t[0:4, 0:1], value=1\n"
+                                          "tensor_scalar dst=o, data=t, op0=add, operand0=1.0\n"), 6)
+        self.assertIsNone(self.hazard_line("memset dst=t[0:4, 0:1], value=1\n"
+                                           "dma_copy dst=o[0:4, 0:1], src=t[0:4, 0:1]\n"))
+
+    def test_scalar_lanes_never_reset(self):  # S1.3: both accumulators
+        self.assertEqual(self.hazard_line("memset dst=t, value=1\n"
+                                          "activation dst=o, op=copy, data=t, reduce_res=rr\n"), 6)
+        self.assertIsNone(self.hazard_line("memset dst=t, value=1\n"
+                                           "activation dst=o, op=copy, data=t, reduce_cmd=reset\n"
+                                           "activation dst=o, op=copy, data=t, reduce_op=add, reduce_cmd=reduce, "
+                                           "reduce_res=rr\n"))
+
+    def test_vector_lanes_after_idle(self):  # S3
+        rs = "range_select dst=o, on_true_tile=t, comp_op0=less, comp_op1=less, bound0=rr, bound1=rr"
+        body = f"memset dst=t, value=1\nmemset dst=rr, value=0\n{rs}, reduce_cmd=reset_reduce\n{rs}\n"
+        self.assertEqual(self.hazard_line(body + f"{rs}, reduce_cmd=reduce\n"), 9)
+        self.assertIsNone(self.hazard_line(body + f"{rs}, reduce_cmd=reset_reduce\n"))
+
+    def test_activation_input_ranges(self):  # S5
+        self.assertEqual(self.hazard_line("memset dst=t, value=-1\nactivation dst=o, op=sqrt, data=t\n"), 6)
+        self.assertEqual(self.hazard_line("memset dst=t, value=3.2\nactivation dst=o, op=sin, data=t\n"), 6)
+        self.assertIsNone(self.hazard_line("memset dst=t, value=3.1\nactivation dst=o, op=sin, data=t\n"))
+
+
+class GeneratedPrograms(unittest.TestCase):
+    def test_generated_programs_respect_the_spec(self):  # S1.5, isa-spec operand rules
+        import gen_programs
+        import nasm_reader
+        import spec_lint
+        for k in range(60):
+            text, inputs, expected, _ = gen_programs.generate(gen_programs.program_seed(77, k))
+            self.assertEqual(spec_lint.lint(nasm_reader.read_program(text)), [], text)
+            self.assertTrue(expected, "every program dumps outputs")
+
+    def test_generation_is_deterministic(self):
+        import gen_programs
+        a = gen_programs.generate(12345)
+        b = gen_programs.generate(12345)
+        self.assertEqual(a[0], b[0])
+        for name in a[2]:
+            np.testing.assert_array_equal(a[2][name], b[2][name])
+
+
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,93 @@
+// Every instruction writes exactly its dst view (and reduce_res): all other
+// SBUF bytes keep their contents (SingleStepTests' rule; S1.4 views).
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <functional>
+#include <string>
+
+#include "test_machine.hpp"
+
+using namespace nisa;
+using namespace nisa::test;
+
+TEST_CASE("instructions write only their dst view and reduce_res") {
+  struct Case {
+    std::string name;
+    std::function<void(TestMachine&, const Operand& dst, const Operand& src, const Operand& column,
+                        const Operand& pred)>
+        add;
+  };
+  const std::vector<Case> cases = {
+      {"memset", [](TestMachine& m, const Operand& d, const Operand&, const Operand&, const Operand&) {
+         m.add("memset", {{"dst", d}, {"value", number(5)}});
+       }},
+      {"iota", [](TestMachine& m, const Operand& d, const Operand&, const Operand&, const Operand&) {
+         m.add("iota", {{"dst", d}, {"base", number(1)}});
+       }},
+      {"dma_copy", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         m.add("dma_copy", {{"dst", d}, {"src", s}});
+       }},
+      {"tensor_scalar", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_scalar", {{"dst", d}, {"data", s}, {"op0", "add"}, {"operand0", c}});
+       }},
+      {"tensor_tensor", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         m.add("tensor_tensor", {{"dst", d}, {"data1", s}, {"data2", s}, {"op", "multiply"}});
+       }},
+      {"tensor_reduce", [](TestMachine& m, const Operand&, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_reduce", {{"dst", c}, {"data", s}, {"op", "add"}});
+       }},
+      {"activation", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("activation", {{"dst", d}, {"op", "exp"}, {"data", s}, {"bias", c}, {"reduce_op", "add"},
+                              {"reduce_cmd", "reset_reduce"}, {"reduce_res", c}});
+       }},
+      {"activate2", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("activate2", {{"dst", d}, {"op", "relu"}, {"data", s}, {"imm0", c}, {"imm1", number(1)},
+                             {"op0", "multiply"}, {"op1", "add"}});
+       }},
+      {"select_reduce", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand& p) {
+         m.add("select_reduce", {{"dst", d}, {"predicate", p}, {"on_true", s}, {"on_false", c},
+                                 {"reduce_cmd", "reset_reduce"}, {"reduce_res", c}});
+       }},
+      {"range_select", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("range_select", {{"dst", d}, {"on_true_tile", s}, {"comp_op0", "greater"}, {"comp_op1", "less"},
+                                {"bound0", c}, {"bound1", c}, {"reduce_cmd", "reset_reduce"}, {"reduce_res", c}});
+       }},
+      {"tensor_copy_predicated",
+       [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand& p) {
+         m.add("tensor_copy_predicated", {{"dst", d}, {"src", s}, {"predicate", p}});
+       }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    TestMachine m;
+    // One 128 x 64-byte block of f32 [128, 16] holds every operand; all views
+    // are on partitions 32..63 (S1.5), disjoint columns.
+    const int32_t block = m.sbuf("block", Dtype::f32, {128, 16});
+    const int32_t pred = m.sbuf("pred", Dtype::u8, {128, 4}, 64);
+    for (int p = 0; p < 128; ++p) {
+      for (int i = 0; i < 16; ++i) m.set<float>(block, p, i, 0.5f + static_cast<float>(i));
+      for (int i = 0; i < 4; ++i) m.set<uint8_t>(pred, p, i, static_cast<uint8_t>(i % 2));
+    }
+    auto view = [&](int64_t col, int64_t width) {
+      Operand o = m.rows(block, 32, 32);
+      o.view.dims[1] = DimSlice{col, width, 1};
+      return o;
+    };
+    Operand dst = view(2, 4), src = view(8, 4), column = view(13, 1), predicate = m.rows(pred, 32, 32);
+    c.add(m, dst, src, column, predicate);
+    m.run();
+    for (int p = 0; p < 128; ++p)
+      for (int i = 0; i < 16; ++i) {
+        const bool in_lanes = p >= 32 && p < 64;
+        const bool written = in_lanes && ((i >= 2 && i < 6) || i == 13);
+        if (!written) {
+          CAPTURE(p);
+          CAPTURE(i);
+          CHECK(m.get<float>(block, p, i) == 0.5f + static_cast<float>(i));
+        }
+      }
+    for (int p = 0; p < 128; ++p)
+      for (int i = 0; i < 4; ++i) CHECK(m.get<uint8_t>(pred, p, i) == i % 2);
+  }
+}
