@@ -25,10 +25,9 @@ FORMS = ["nasm", "nbin", "dis", "strict"]
 # Strict-mode hazards where nisa and SEMANTICS.md (the model) are known to differ, reported
 # upstream. A program whose first predicted hazard is one of these runs without --strict
 # (its values are still compared) and is counted in the summary; delete an entry once fixed.
-KNOWN_DISAGREEMENTS = {
-    "scalar accumulator lanes not reset":
-        "nisa --strict does not fault on a reduce or reduce_res read of Scalar lanes never reset (S1.3)",
-}
+# Reason substring -> why nisa and the model are known to differ; empty since
+# nisa --strict faults on never-reset Scalar lanes too (S1.3).
+KNOWN_DISAGREEMENTS: dict = {}
 
 
 def known_disagreement(checks):
