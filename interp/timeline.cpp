@@ -1,8 +1,8 @@
 // Dependency search and scheduling for the static timeline (S6).
 //
 // Every memory access is a rectangle: partitions [p0, p1) x bytes [b0, b1)
-// (the bounding box of the view within each partition; HBM tensors use one
-// "partition"). Each memory space (SBUF, PSUM, each engine's accumulator, each
+// (the bounding box of the view within each partition; for HBM tensors the
+// rows of dimension 0 play the partitions). Each memory space (SBUF, PSUM, each engine's accumulator, each
 // HBM tensor) keeps its live access records in buckets by byte range, so a new
 // access only looks at records near its own bytes. Records are retired once a
 // later access makes them redundant (a write covering them; a read on the
@@ -23,7 +23,7 @@ namespace {
 
 struct Rect {
   int64_t p0 = 0, p1 = 0;  // partitions
-  int64_t b0 = 0, b1 = 0;  // bytes within a partition (HBM: within the tensor)
+  int64_t b0 = 0, b1 = 0;  // bytes within a partition (HBM: within a row)
   bool overlaps(const Rect& o) const { return p0 < o.p1 && o.p0 < p1 && b0 < o.b1 && o.b0 < b1; }
   bool inside(const Rect& o) const { return o.p0 <= p0 && p1 <= o.p1 && o.b0 <= b0 && b1 <= o.b1; }
 };
@@ -49,12 +49,13 @@ struct Space {
   std::vector<std::vector<uint32_t>> buckets;  // record ids
 };
 
-// Bounding box of a view: the first and last element of its free dimensions
-// (all dimensions for HBM) in row-major order of the declared shape.
+// Bounding box of a view: its partitions (HBM: its rows, dimension 0), and
+// the first and last byte of its other dimensions within a partition (row),
+// row-major in the declared shape. A 1-D HBM tensor is one row.
 Rect view_rect(const Program& program, const TensorView& view) {
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(view.tensor)];
-  const bool hbm = t.memory == Memory::hbm;
-  const std::size_t first_dim = hbm ? 0 : 1;
+  const bool one_row = view.dims.size() == 1;
+  const std::size_t first_dim = one_row ? 0 : 1;
   int64_t stride = 1, first = 0, last = 0;
   for (std::size_t d = view.dims.size(); d-- > first_dim;) {
     const DimSlice& s = view.dims[d];
@@ -63,16 +64,25 @@ Rect view_rect(const Program& program, const TensorView& view) {
     stride *= t.shape[d];
   }
   const int64_t size = static_cast<int64_t>(dtype_size(t.dtype));
+  const int64_t offset = t.memory == Memory::hbm ? 0 : t.offset;
   Rect r;
-  r.b0 = first * size + (hbm ? 0 : t.offset);
-  r.b1 = (last + 1) * size + (hbm ? 0 : t.offset);
-  if (hbm) {
+  r.b0 = first * size + offset;
+  r.b1 = (last + 1) * size + offset;
+  if (one_row) {
     r.p1 = 1;
   } else {
-    r.p0 = view.dims[0].start;
-    r.p1 = r.p0 + view.dims[0].count;
+    const DimSlice& rows = view.dims[0];
+    r.p0 = rows.start;
+    r.p1 = rows.start + (rows.count - 1) * rows.step + 1;
   }
   return r;
+}
+
+// Bytes of one row of an HBM tensor (view_rect's byte range is within a row).
+int64_t hbm_row_bytes(const TensorDecl& t) {
+  int64_t n = static_cast<int64_t>(dtype_size(t.dtype));
+  for (std::size_t d = t.shape.size() == 1 ? 0 : 1; d < t.shape.size(); ++d) n *= t.shape[d];
+  return n;
 }
 
 bool empty_view(const TensorView& view) {
@@ -89,7 +99,7 @@ class AccessIndex {
     add_space(arch.psum_partition_bytes, false);
     for (int e = 0; e < kEngineCount; ++e) add_space(1, true);
     for (const TensorDecl& t : program.tensors)
-      add_space(t.memory == Memory::hbm ? element_count(t.shape) * static_cast<int64_t>(dtype_size(t.dtype)) : 1, false);
+      add_space(t.memory == Memory::hbm ? hbm_row_bytes(t) : 1, false);
   }
 
   static std::size_t space_of(const TensorDecl& t, std::size_t tensor) {

@@ -5,8 +5,8 @@
 // instruction it depends on has finished, plus the spec's cross_engine_wait
 // when that instruction ran on another engine. Dependencies: RAW, WAR and WAW
 // on overlapping memory (SBUF/PSUM: partition range x byte range within the
-// partition, physical addresses, so aliased tensors count; HBM: byte range of
-// the tensor) and use of the same accumulator lanes (S3).
+// partition, physical addresses, so aliased tensors count; HBM: rows x byte
+// range within a row) and use of the same accumulator lanes (S3).
 //
 // Times are in ns: each instruction's cycles are converted with its own
 // engine's clock (archs clock_ghz), and the timeline is laid out in ns.
