@@ -120,7 +120,10 @@ std::string profile_table(const Spec& spec, const Program& program, const Timeli
 
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
-  auto duration = [&](std::size_t i) { return tl.instructions[i].end_ns - tl.instructions[i].start_ns; };
+  // cycles / clock rather than end - start: equal costs compare equal, so ties keep program order.
+  auto duration = [&](std::size_t i) {
+    return tl.instructions[i].cycles / tl.clock_ghz[static_cast<int>(tl.instructions[i].engine)];
+  };
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return duration(a) > duration(b); });
   order.resize(std::min(top, n));
   if (order.empty()) return out.str();
