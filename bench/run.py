@@ -6,10 +6,11 @@ prints one table. Builds nothing: give it a built nisa (default build/nisa).
     scripts/bench [--nisa build/nisa] [--reps N] [--only WORD] [--repeat 3]
 
 What is measured (see bench/README.md):
-- nisa s: best of --repeat wall times of the whole `nisa run PROG.nasm --dump DIR`
-  process: start-up, assembly, execution and writing the outputs; nothing subtracted.
+- nisa s: best of --repeat CPU times (user + sys; --clock wall for elapsed time)
+  of the whole `nisa run PROG.nasm --dump DIR` process: start-up, assembly,
+  execution and writing the outputs; nothing subtracted.
 - numpy s: the NumPy model's execution loop only (reading the program text and
-  decoding instructions excluded), one run, in this process.
+  decoding instructions excluded), one run, in this process (process time).
 - elements: REPS x the program's `bench-elements-per-rep`; GB/s: REPS x its
   `bench-bytes-per-rep` (tile bytes read + written) / nisa s; % memcpy: that
   over memcpy_f32's GB/s in the same run.
@@ -37,14 +38,20 @@ def header_value(text, key, default=None):
     return m.group(1) if m else default
 
 
-def run_nisa(nisa, prog, dump, repeat):
+def run_nisa(nisa, prog, dump, repeat, clock):
+    """Best of `repeat` runs: CPU time (user + sys of the process) or wall time."""
     best = None
     for _ in range(repeat):
         t0 = time.perf_counter()
-        r = subprocess.run([nisa, "run", prog, "--dump", dump], capture_output=True, text=True)
-        dt = time.perf_counter() - t0
-        if r.returncode != 0:
-            raise RuntimeError(f"nisa run failed ({r.returncode}): {r.stderr.strip()}")
+        p = subprocess.Popen([nisa, "run", prog, "--dump", dump], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        err = p.stderr.read()
+        _, status, usage = os.wait4(p.pid, 0)
+        wall = time.perf_counter() - t0
+        p.returncode = os.waitstatus_to_exitcode(status)
+        p.stderr.close()
+        if p.returncode != 0:
+            raise RuntimeError(f"nisa run failed ({p.returncode}): {err.decode(errors='replace').strip()}")
+        dt = wall if clock == "wall" else usage.ru_utime + usage.ru_stime
         best = dt if best is None else min(best, dt)
     return best
 
@@ -71,6 +78,8 @@ def main(argv=None):
                     help="override every program's REPS (quick check; env BENCH_REPS too)")
     ap.add_argument("--only", action="append", default=[], help="run programs whose name contains WORD")
     ap.add_argument("--repeat", type=int, default=3, help="nisa runs per program; the best counts")
+    ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
+                    help="cpu (default): user+sys time of nisa, process time of the NumPy loop; wall: elapsed time")
     args = ap.parse_args(argv)
     nisa = os.path.abspath(args.nisa)
     if not os.access(nisa, os.X_OK):
@@ -98,10 +107,11 @@ def main(argv=None):
             row = {"name": stem, "reps": reps, "elements": reps * int(header_value(text, "bench-elements-per-rep", "0")),
                    "bytes": reps * int(header_value(text, "bench-bytes-per-rep", "0"))}
             try:
-                row["nisa"] = run_nisa(nisa, prog, os.path.join(tmp, stem + ".nisa"), args.repeat)
+                row["nisa"] = run_nisa(nisa, prog, os.path.join(tmp, stem + ".nisa"), args.repeat, args.clock)
                 print(f" {row['nisa']:.3f} s, numpy ...", end="", file=sys.stderr, flush=True)
                 info = run_numpy(prog, os.path.join(tmp, stem + ".numpy"))
-                row["numpy"], row["instructions"] = info["seconds"], info["instructions"]
+                row["numpy"] = info["seconds"] if args.clock == "wall" else info["cpu_seconds"]
+                row["instructions"] = info["instructions"]
                 print(f" {row['numpy']:.3f} s", end="", file=sys.stderr, flush=True)
                 rtol = header_value(text, "bench-rtol", "1e-5")
                 d = subprocess.run([nisa, "diff", os.path.join(tmp, stem + ".numpy"), os.path.join(tmp, stem + ".nisa"),
@@ -133,8 +143,9 @@ def main(argv=None):
         print("  ".join(c.ljust(w) if j == 0 else c.rjust(w) for j, (c, w) in enumerate(zip(row, widths))))
         if i == 0:
             print("  ".join("-" * w for w in widths))
-    print(f"nisa s: best of {args.repeat} wall times of the whole `nisa run` (start-up and assembly included); "
-          "numpy s: the NumPy model's execution loop only, one run.")
+    what = "CPU times (user+sys)" if args.clock == "cpu" else "wall times"
+    print(f"nisa s: best of {args.repeat} {what} of the whole `nisa run` (start-up and assembly included); "
+          f"numpy s: the NumPy model's execution loop only, one run ({'process time' if args.clock == 'cpu' else 'wall'}).")
     return 1 if failures else 0
 
 
