@@ -15,7 +15,7 @@ namespace nisa {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
-constexpr std::size_t kMaxHeaderBytes = 100000;  // numpy itself refuses more than 10000 by default
+constexpr std::size_t kMaxHeaderBytes = 65536;  // numpy itself refuses more than 10000 by default
 constexpr std::size_t kMaxDims = 64;              // NumPy's own limit (NPY_MAXDIMS in NumPy 2)
 constexpr int64_t kMaxDim = int64_t{1} << 62;
 
