@@ -73,6 +73,24 @@ std::string read_file_text(const std::string& path) {
   return text;
 }
 
+std::optional<std::size_t> regular_file_size(const std::string& path) {
+  std::FILE* f = open_for_reading(path);
+  struct stat st {};
+  const bool regular = ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  std::fclose(f);
+  if (!regular) return std::nullopt;
+  return static_cast<std::size_t>(st.st_size);
+}
+
+std::vector<uint8_t> read_file_part(const std::string& path, std::size_t offset, std::size_t count) {
+  std::FILE* f = open_for_reading(path);
+  std::vector<uint8_t> bytes(count);
+  const bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0 && std::fread(bytes.data(), 1, count, f) == count;
+  std::fclose(f);
+  if (!ok) throw InputError(file_error(path, "cannot read: the file is shorter than it was"));
+  return bytes;
+}
+
 void write_file_atomically(const std::string& path, std::string_view bytes) {
   std::string tmp = path + ".tmp" + std::to_string(::getpid());
   std::FILE* f = std::fopen(tmp.c_str(), "wb");
