@@ -129,6 +129,7 @@ def make_files():
     write("binary.nasm", bytes(range(256)) * 4)
     write("huge_shape.nasm", ".hbm x f32 [1000000000, 1000000000] output\n")
     write("over_1gib.nasm", ".hbm x f32 [32768, 16384] output\n")
+    write("hbm_total.nasm", "".join(f".hbm x{i} f32 [16384, 16384] output\n" for i in range(5)))
     write("partitions.nasm", ".sbuf t f32 [129, 4]\n")
     write("sbuf_full.nasm", ".sbuf t f32 [128, 100000]\n")
     write("psum_full.nasm", ".psum t f32 [128, 8192]\n")
@@ -263,6 +264,9 @@ CASES = [
     ("enormous HBM shape", ["asm", "huge_shape.nasm", "-o", "o3.nbin"], 2, r"^huge_shape\.nasm:1:\d+: error: .*too large", ["o3.nbin"]),
     ("HBM tensor over 1 GiB", ["asm", "over_1gib.nasm", "-o", "o4.nbin"], 2,
      r"^over_1gib\.nasm:1:\d+: error: .*2147483648 bytes; the model allows at most 1073741824", ["o4.nbin"]),
+    ("HBM tensors over 4 GiB in all", ["run", "hbm_total.nasm", "--dump", "d_total"], 2,
+     r"^hbm_total\.nasm:5:\d+: error: tensor 'x4' brings the HBM tensors to 5368709120 bytes; the model allows at most 4294967296 in all",
+     ["d_total"]),
     ("129 partitions", ["asm", "partitions.nasm", "-o", "o5.nbin"], 2, r"^partitions\.nasm:1:\d+: error: .*129 partitions", ["o5.nbin"]),
     ("SBUF tensor larger than a partition", ["asm", "sbuf_full.nasm", "-o", "o6.nbin"], 2, r"^sbuf_full\.nasm:1:\d+: error: ", ["o6.nbin"]),
     ("PSUM tensor larger than PSUM", ["asm", "psum_full.nasm", "-o", "o7.nbin"], 2, r"^psum_full\.nasm:1:\d+: error: ", ["o7.nbin"]),
