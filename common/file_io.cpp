@@ -3,17 +3,34 @@
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.hpp"
 
 namespace nisa {
 
+namespace {
+
+// fopen succeeds on a folder on Linux (then reads fail and ftell lies):
+// refuse a folder up front with a clear message.
+std::FILE* open_for_reading(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw InputError(file_error(path, std::string("cannot read: ") + std::strerror(errno)));
+  struct stat st {};
+  if (::fstat(::fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    std::fclose(f);
+    throw InputError(file_error(path, "cannot read: Is a directory"));
+  }
+  return f;
+}
+
+}  // namespace
+
 std::vector<uint8_t> read_file_bytes(const std::string& path) {
   // Block reads, not istreambuf_iterator: a 5 MB program or input loads in
   // a millisecond instead of tens.
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(file_error(path, std::string("cannot read: ") + std::strerror(errno)));
+  std::FILE* f = open_for_reading(path);
   std::vector<uint8_t> bytes;
   std::size_t used = 0;
   if (std::fseek(f, 0, SEEK_END) == 0) {
@@ -36,8 +53,7 @@ std::vector<uint8_t> read_file_bytes(const std::string& path) {
 }
 
 std::string read_file_text(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(file_error(path, std::string("cannot read: ") + std::strerror(errno)));
+  std::FILE* f = open_for_reading(path);
   std::string text;
   // Size first, so the text is read in place with no regrowth; a file that
   // grows meanwhile is read on to its end.
@@ -55,6 +71,24 @@ std::string read_file_text(const std::string& path) {
   std::fclose(f);
   if (failed) throw InputError(file_error(path, "cannot read: I/O error"));
   return text;
+}
+
+std::optional<std::size_t> regular_file_size(const std::string& path) {
+  std::FILE* f = open_for_reading(path);
+  struct stat st {};
+  const bool regular = ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  std::fclose(f);
+  if (!regular) return std::nullopt;
+  return static_cast<std::size_t>(st.st_size);
+}
+
+std::vector<uint8_t> read_file_part(const std::string& path, std::size_t offset, std::size_t count) {
+  std::FILE* f = open_for_reading(path);
+  std::vector<uint8_t> bytes(count);
+  const bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0 && std::fread(bytes.data(), 1, count, f) == count;
+  std::fclose(f);
+  if (!ok) throw InputError(file_error(path, "cannot read: the file is shorter than it was"));
+  return bytes;
 }
 
 void write_file_atomically(const std::string& path, std::string_view bytes) {
