@@ -178,7 +178,7 @@ struct Driver {
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name) {
   const std::vector<std::string_view> lines = split_lines(source);
   DiagnosticList diags(file_name, lines);
-  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt, 0}, diags, lines, {}, {}, {}, {}, 0, false};
+  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt}, diags, lines, {}, {}, {}, {}, 0, false};
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
 

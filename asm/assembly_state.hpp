@@ -28,7 +28,6 @@ struct AssemblyState {
   int arch_line = 0;                // line of .arch, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc
-  int64_t hbm_bytes = 0;            // HBM bytes declared so far (resource limit)
 
   NameScope scope() const { return NameScope{&rept_vars, &constants}; }
   int find_tensor(std::string_view name) const {

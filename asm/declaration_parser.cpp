@@ -110,21 +110,6 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
       site.poisoned = true;
     }
   }
-  if (!site.poisoned && state.program.tensors.back().memory == Memory::hbm) {
-    // Resource limit: each HBM tensor is at most 1 GiB (check_tensor); all of
-    // them together at most 4 GiB, so that `nisa run` cannot be made to
-    // allocate without bound.
-    constexpr int64_t kMaxHbmTotalBytes = int64_t{4} << 30;
-    const TensorDecl& d = state.program.tensors.back();
-    const int64_t bytes = element_count(d.shape) * static_cast<int64_t>(dtype_size(d.dtype));
-    if (bytes > kMaxHbmTotalBytes - state.hbm_bytes) {
-      diags.error(line, site.column, "hbm tensors would total " + std::to_string(state.hbm_bytes + bytes) +
-                                         " bytes; the model allows at most " + std::to_string(kMaxHbmTotalBytes) + " in all");
-      site.poisoned = true;
-    } else {
-      state.hbm_bytes += bytes;
-    }
-  }
   if (site.poisoned) {
     // Keep the rank (views of it still parse) but nothing that could overflow
     // the allocator's arithmetic.

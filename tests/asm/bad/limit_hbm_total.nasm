@@ -1,4 +1,4 @@
-; Resource limit: HBM tensors are at most 1 GiB each and 4 GiB in all, so that
+; Resource limit (common/check_tensor.cpp): HBM tensors are at most 1 GiB each and 4 GiB in all, so that
 ; `nisa run` cannot be made to allocate without bound.
 .arch trn2
 .hbm  a f32 [256, 1048576] input = 0
