@@ -13,10 +13,13 @@ namespace nisa {
 
 namespace {
 
-// Upper bound on lines executed through .rept expansion, so that a runaway
-// nest such as `.rept i, 1000000` twice ends with an error, not a hang.
+// Resource limits (LANGUAGE.md 2.1 leaves them to the implementation): a
+// runaway .rept nest ends with an error at its outermost .rept line, not a
+// hang or an out-of-memory kill. 1,000,000 executed lines is 10x the largest
+// benchmark program and about 1 GB of program model.
 constexpr int64_t kMaxExecutedLines = 1'000'000;
 constexpr int64_t kMaxReptCount = 1'000'000;
+constexpr int kMaxReptNesting = 64;
 
 std::vector<std::string_view> split_lines(std::string_view source) {
   std::vector<std::string_view> lines;
@@ -38,28 +41,45 @@ bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
   return !tokens.empty() && tokens[0].kind == TokenKind::directive && tokens[0].text == name;
 }
 
+// What the first pass learned about a line. Lines are tokenized again each
+// time they execute (into one reused buffer): keeping every line's tokens
+// alive cost more in allocation than lexing twice.
+enum class LineKind : uint8_t { skip, rept, endr, other };  // skip: blank, comment or lexer error
+
 struct Driver {
   AssemblyState state;
   DiagnosticList& diags;
-  std::vector<std::vector<Token>> tokens;  // per line; empty if blank or not lexable
-  std::vector<int> matching_endr;          // per .rept line: its .endr line index, or -1
+  std::vector<std::string_view> lines;
+  std::vector<LineKind> kinds;
+  std::vector<int> matching_endr;  // per .rept line: its .endr line index, or -1
+  std::vector<Token> toks;         // tokens of the line being executed
+  std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
   int64_t executed = 0;
   bool stopped = false;
 
+  void classify(std::size_t i, const std::vector<Token>& t) {
+    if (t.empty() || t[0].kind == TokenKind::end) kinds[i] = LineKind::skip;
+    else if (is_directive(t, "rept")) kinds[i] = LineKind::rept;
+    else if (is_directive(t, "endr")) kinds[i] = LineKind::endr;
+    else kinds[i] = LineKind::other;
+  }
+
   void match_repts() {
-    matching_endr.assign(tokens.size(), -1);
+    matching_endr.assign(kinds.size(), -1);
     std::vector<std::size_t> open;
-    for (std::size_t i = 0; i < tokens.size(); ++i) {
-      if (is_directive(tokens[i], "rept")) open.push_back(i);
-      if (is_directive(tokens[i], "endr") && !open.empty()) {
+    for (std::size_t i = 0; i < kinds.size(); ++i) {
+      if (kinds[i] == LineKind::rept) open.push_back(i);
+      if (kinds[i] == LineKind::endr && !open.empty()) {
         matching_endr[open.back()] = static_cast<int>(i);
         open.pop_back();
       }
     }
   }
 
+  // `toks` holds the .rept line; running the body overwrites it.
   void execute_rept(std::size_t i) {
-    const auto& toks = tokens[i];
+    if (open_repts.size() >= static_cast<std::size_t>(kMaxReptNesting))
+      throw SourceError{toks[0].column, ".rept nested more than " + std::to_string(kMaxReptNesting) + " deep"};
     TokenCursor cur{toks, 1};
     const Token& var = cur.peek();
     if (var.kind != TokenKind::identifier) throw SourceError{var.column, "expected a variable name after .rept"};
@@ -70,16 +90,18 @@ struct Driver {
     if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after .rept"};
     if (count < 0 || count > kMaxReptCount)
       throw SourceError{count_token.column, ".rept count " + std::to_string(count) + " is out of range [0, " + std::to_string(kMaxReptCount) + "]"};
+    const std::string var_name = var.text;
     const auto body_end = static_cast<std::size_t>(matching_endr[i]);
+    open_repts.push_back(i);
     for (int64_t k = 0; k < count && !stopped; ++k) {
-      state.rept_vars.emplace_back(var.text, ExprValue::integer(k));
+      state.rept_vars.emplace_back(var_name, ExprValue::integer(k));
       run(i + 1, body_end);
       state.rept_vars.pop_back();
     }
+    open_repts.pop_back();
   }
 
   void execute_line(std::size_t i) {
-    const auto& toks = tokens[i];
     const int line = static_cast<int>(i) + 1;
     if (toks[0].kind == TokenKind::directive) {
       const std::string& d = toks[0].text;
@@ -101,16 +123,21 @@ struct Driver {
         stopped = true;
         return;
       }
-      const auto& toks = tokens[i];
-      if (toks.empty() || toks[0].kind == TokenKind::end) continue;
+      if (kinds[i] == LineKind::skip) continue;
       const int line = static_cast<int>(i) + 1;
+      tokenize_line(lines[i], toks);  // lexed without error in the first pass
       if (++executed > kMaxExecutedLines) {
-        diags.error(line, toks[0].column, ".rept expansion exceeds " + std::to_string(kMaxExecutedLines) + " lines");
+        // Blame the outermost loop: that is where the count must change.
+        const bool in_rept = !open_repts.empty();
+        const std::size_t at = in_rept ? open_repts.front() : i;
+        if (in_rept) tokenize_line(lines[at], toks);
+        diags.error(static_cast<int>(at) + 1, toks[0].column,
+                    ".rept expansion exceeds the assembler's limit of " + std::to_string(kMaxExecutedLines) + " executed lines");
         stopped = true;
         return;
       }
       try {
-        if (is_directive(toks, "rept")) {
+        if (kinds[i] == LineKind::rept) {
           if (matching_endr[i] < 0) {
             // The rest would be read with the loop variable undefined: one error, not a cascade.
             diags.error(line, toks[0].column, ".rept without a matching .endr");
@@ -125,7 +152,7 @@ struct Driver {
           i = after;
           continue;
         }
-        if (is_directive(toks, "endr")) {
+        if (kinds[i] == LineKind::endr) {
           diags.error(line, toks[0].column, ".endr without a matching .rept");
           continue;
         }
@@ -151,14 +178,15 @@ struct Driver {
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name) {
   const std::vector<std::string_view> lines = split_lines(source);
   DiagnosticList diags(file_name, lines);
-  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt}, diags, {}, {}, 0, false};
+  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt}, diags, lines, {}, {}, {}, {}, 0, false};
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
 
-  driver.tokens.resize(lines.size());
+  driver.kinds.assign(lines.size(), LineKind::skip);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     try {
-      driver.tokens[i] = tokenize_line(lines[i]);
+      tokenize_line(lines[i], driver.toks);
+      driver.classify(i, driver.toks);
     } catch (const SourceError& e) {
       diags.error(static_cast<int>(i) + 1, e.column, e.message);
     }

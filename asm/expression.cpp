@@ -40,9 +40,26 @@ std::optional<ExprValue> named_constant(std::string_view name) {
   return std::nullopt;
 }
 
+// Resource limit: parentheses and unary signs nest at most this deep, so a
+// pathological line ends with an error instead of a stack overflow.
+constexpr int kMaxExpressionNesting = 256;
+
 struct ExpressionParser {
   TokenCursor& cur;
   const NameScope& scope;
+  int depth = 0;
+
+  // Counts one level of recursion for the duration of a scope.
+  struct Nest {
+    int& depth;
+    Nest(int& d, int column) : depth(d) {
+      if (++depth > kMaxExpressionNesting)
+        throw SourceError{column, "expression nested more than " + std::to_string(kMaxExpressionNesting) + " deep"};
+    }
+    ~Nest() { --depth; }
+    Nest(const Nest&) = delete;
+    Nest& operator=(const Nest&) = delete;
+  };
 
   ExprValue sum() {
     ExprValue v = product();
@@ -63,6 +80,7 @@ struct ExpressionParser {
   }
 
   ExprValue unary() {
+    const Nest nest(depth, cur.peek().column);
     if (cur.peek().is('-')) {
       const Token& op = cur.next();
       ExprValue v = unary();
@@ -148,7 +166,7 @@ struct ExpressionParser {
 }  // namespace
 
 ExprValue parse_expression(TokenCursor& cur, const NameScope& scope) {
-  ExpressionParser p{cur, scope};
+  ExpressionParser p{cur, scope, 0};
   return p.sum();
 }
 

@@ -36,13 +36,24 @@ struct NameScope {
   std::vector<std::string> names() const;
 };
 
-// A read position in one line's tokens.
+// A read position in one line's tokens, optionally stopping at `limit`
+// (where `limit_token`, an `end` token, is seen instead): lets a parser read
+// one key's value inside the line without copying its tokens.
 struct TokenCursor {
   const std::vector<Token>& tokens;
   std::size_t pos = 0;
-  const Token& peek() const { return tokens[pos]; }
-  const Token& next() { return pos + 1 < tokens.size() ? tokens[pos++] : tokens[pos]; }
-  bool at_end() const { return tokens[pos].kind == TokenKind::end; }
+  std::size_t limit = static_cast<std::size_t>(-1);
+  const Token* limit_token = nullptr;
+
+  TokenCursor(const std::vector<Token>& t, std::size_t p = 0) : tokens(t), pos(p) {}
+  TokenCursor(const std::vector<Token>& t, std::size_t p, std::size_t lim, const Token& lim_token)
+      : tokens(t), pos(p), limit(lim), limit_token(&lim_token) {}
+  const Token& peek() const { return pos >= limit ? *limit_token : tokens[pos]; }
+  const Token& next() {
+    if (pos >= limit) return *limit_token;
+    return pos + 1 < tokens.size() ? tokens[pos++] : tokens[pos];
+  }
+  bool at_end() const { return peek().kind == TokenKind::end; }
   bool accept(char punct) {
     if (!peek().is(punct)) return false;
     ++pos;

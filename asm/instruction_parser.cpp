@@ -12,16 +12,18 @@ namespace nisa {
 namespace {
 
 struct KeyValue {
-  std::string key;
-  int key_column = 0;
-  std::vector<Token> value;  // ends with an `end` token
+  const Token* key = nullptr;
+  std::size_t value_begin = 0, value_end = 0;  // the value's tokens in the line
+  Token value_stop;          // an `end` token at the column after the value
   bool malformed = false;    // already reported; the key counts as given
+  int key_column() const { return key->column; }
 };
 
 // Splits the tokens after the mnemonic at top-level commas. A malformed item
 // is reported and skipped.
 std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, int line) {
   std::vector<KeyValue> items;
+  items.reserve(8);
   std::size_t i = 1;
   while (tokens[i].kind != TokenKind::end) {
     const std::size_t item_start = i;
@@ -37,14 +39,12 @@ std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, Diagnos
       diags.error(line, key.column, key.kind == TokenKind::punct && key.is(',') ? "expected key=value before ','" : "expected a key, got '" + key.text + "'");
     } else if (!tokens[item_start + 1].is('=')) {
       diags.error(line, tokens[item_start + 1].column, "expected '=' after key '" + key.text + "'");
-      items.push_back(KeyValue{key.text, key.column, {}, true});
+      items.push_back(KeyValue{&key, 0, 0, Token{}, true});
     } else if (item_start + 2 == stop) {
       diags.error(line, key.column, "key '" + key.text + "' has no value");
-      items.push_back(KeyValue{key.text, key.column, {}, true});
+      items.push_back(KeyValue{&key, 0, 0, Token{}, true});
     } else {
-      KeyValue kv{key.text, key.column, {tokens.begin() + static_cast<std::ptrdiff_t>(item_start + 2), tokens.begin() + static_cast<std::ptrdiff_t>(stop)}, false};
-      kv.value.push_back(Token{TokenKind::end, "", 0, 0, tokens[stop].column});
-      items.push_back(std::move(kv));
+      items.push_back(KeyValue{&key, item_start + 2, stop, Token{TokenKind::end, "", 0, 0, tokens[stop].column}, false});
     }
     i = stop;
     if (tokens[i].is(',')) {
@@ -83,14 +83,14 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   std::vector<KeyValue> items = split_key_values(tokens, diags, line);
   std::vector<int> item_of(is.operands.size(), -1);
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const int op = is.find_operand(items[k].key);
+    const int op = is.find_operand(items[k].key->text);
     if (op < 0) {
       std::vector<std::string> keys;
       for (const auto& o : is.operands) keys.push_back(o.name);
-      error(items[k].key_column, "unknown key '" + items[k].key + "' for " + is.name + did_you_mean(items[k].key, keys));
+      error(items[k].key_column(), "unknown key '" + items[k].key->text + "' for " + is.name + did_you_mean(items[k].key->text, keys));
     } else if (item_of[static_cast<std::size_t>(op)] >= 0) {
-      error(items[k].key_column, "duplicated key '" + items[k].key + "' (first given at column " +
-                                     std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column) + ")");
+      error(items[k].key_column(), "duplicated key '" + items[k].key->text + "' (first given at column " +
+                                     std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column()) + ")");
     } else {
       item_of[static_cast<std::size_t>(op)] = static_cast<int>(k);
     }
@@ -99,6 +99,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   // Values in spec order, so integer_if_dtype_of sees its tensor first.
   Instruction ins;
   ins.spec_index = spec_index;
+  ins.operands.reserve(is.operands.size());
   bool uses_poisoned = false;
   for (std::size_t i = 0; i < is.operands.size(); ++i) {
     const OperandSpec& os = is.operands[i];
@@ -113,14 +114,14 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
       ins.operands.push_back(Operand{});
       continue;
     }
-    TokenCursor cur{kv.value, 0};
+    TokenCursor cur{tokens, kv.value_begin, kv.value_end, kv.value_stop};
     try {
       ins.operands.push_back(resolve_operand(state, is, static_cast<int>(i), ins.operands, cur));
       const Operand& o = ins.operands.back();
       if (o.state == OperandState::tensor && state.tensor_sites[static_cast<std::size_t>(o.view.tensor)].poisoned) uses_poisoned = true;
     } catch (const SourceError& e) {
       // LANGUAGE.md 2.3: an operand's error points at its key.
-      error(kv.key_column, e.message);
+      error(kv.key_column(), e.message);
       ins.operands.push_back(Operand{});
     }
   }
@@ -132,7 +133,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   if (!uses_poisoned) {
     for (const CheckFailure& f : check_instruction(spec, state.program, ins)) {
       const bool written = f.operand >= 0 && item_of[static_cast<std::size_t>(f.operand)] >= 0;
-      error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column : mnemonic.column, f.message);
+      error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column() : mnemonic.column, f.message);
     }
   }
   if (ok) state.program.instructions.push_back(std::move(ins));

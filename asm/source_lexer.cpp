@@ -78,6 +78,12 @@ Token lex_number(std::string_view line, std::size_t& i) {
 
 std::vector<Token> tokenize_line(std::string_view line) {
   std::vector<Token> out;
+  tokenize_line(line, out);
+  return out;
+}
+
+void tokenize_line(std::string_view line, std::vector<Token>& out) {
+  out.clear();
   std::size_t i = 0;
   while (i < line.size()) {
     char c = line[i];
@@ -127,7 +133,6 @@ std::vector<Token> tokenize_line(std::string_view line) {
     throw SourceError{column, "unexpected character '" + shown + "'"};
   }
   out.push_back(Token{TokenKind::end, "", 0, 0, static_cast<int>(line.size()) + 1});
-  return out;
 }
 
 }  // namespace nisa

@@ -25,5 +25,8 @@ struct Token {
 // Tokens of one line, always ending with an `end` token (at the column after
 // the last character). Throws SourceError on a malformed token.
 std::vector<Token> tokenize_line(std::string_view line);
+// The same into `out` (cleared first), so that a caller tokenizing many lines
+// reuses one buffer instead of allocating per line.
+void tokenize_line(std::string_view line, std::vector<Token>& out);
 
 }  // namespace nisa

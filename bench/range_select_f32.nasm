@@ -3,6 +3,8 @@
 ; Elements processed: REPS * 128 * 2048.
 ;   /usr/bin/time -v build/nisa run bench/range_select_f32.nasm
 ; (subtract a run with REPS = 1 to separate start-up).
+; bench-elements-per-rep: 262144
+; bench-bytes-per-rep: 2097152   (tile bytes read + written per repetition)
 .arch trn2
 .equ  REPS, 10000
 .equ  N, 2048

@@ -11,6 +11,27 @@ namespace {
 // Largest HBM tensor the model accepts; keeps every byte offset well inside int64
 // and every host allocation reasonable.
 constexpr int64_t kMaxHbmTensorBytes = int64_t{1} << 30;
+// And of all HBM tensors together (nisa run allocates every one of them).
+constexpr int64_t kMaxHbmTotalBytes = int64_t{4} << 30;
+
+// Bytes of the HBM tensors before `index` that passed their own size check.
+int64_t hbm_bytes_before(const Program& program, int index) {
+  int64_t total = 0;
+  for (int i = 0; i < index; ++i) {
+    const TensorDecl& t = program.tensors[static_cast<std::size_t>(i)];
+    if (t.memory != Memory::hbm || static_cast<int>(t.dtype) >= kDtypeCount) continue;
+    int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
+    for (int64_t d : t.shape) {
+      if (d < 1 || d > kMaxHbmTensorBytes || bytes > kMaxHbmTensorBytes / d) {
+        bytes = 0;  // refused by its own check
+        break;
+      }
+      bytes *= d;
+    }
+    total += bytes <= kMaxHbmTensorBytes ? bytes : 0;
+  }
+  return total;
+}
 
 bool valid_identifier(const std::string& s) {
   if (s.empty()) return false;
@@ -68,6 +89,9 @@ std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program,
   if (t.memory == Memory::hbm) {
     if (elements * size > kMaxHbmTensorBytes)
       fail(name + " needs " + std::to_string(elements * size) + " bytes; the model allows at most " + std::to_string(kMaxHbmTensorBytes));
+    else if (hbm_bytes_before(program, index) + elements * size > kMaxHbmTotalBytes)
+      fail(name + " brings the HBM tensors to " + std::to_string(hbm_bytes_before(program, index) + elements * size) +
+           " bytes; the model allows at most " + std::to_string(kMaxHbmTotalBytes) + " in all");
     if (t.role == Role::none) fail(name + " in hbm needs a role (input, output, inout or scratch)");
     if (t.init != InitKind::none && t.role != Role::input && t.role != Role::inout)
       fail(name + " is " + std::string(role_name(t.role)) + "; only input and inout tensors take '= INIT'");

@@ -5,6 +5,7 @@
 // spaces and a newline, then the raw data.
 #include "npy.hpp"
 
+#include <algorithm>
 #include <cstring>
 #include <string_view>
 
@@ -15,7 +16,7 @@ namespace nisa {
 namespace {
 
 constexpr std::string_view kMagic = "\x93NUMPY";
-constexpr std::size_t kMaxHeaderBytes = 100000;  // numpy itself refuses more than 10000 by default
+constexpr std::size_t kMaxHeaderBytes = 65536;  // numpy itself refuses more than 10000 by default
 constexpr std::size_t kMaxDims = 64;              // NumPy's own limit (NPY_MAXDIMS in NumPy 2)
 constexpr int64_t kMaxDim = int64_t{1} << 62;
 
@@ -203,28 +204,38 @@ std::string npy_shape_text(const std::vector<int64_t>& shape) {
   return s + ")";
 }
 
-NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path) {
-  if (bytes.size() < kMagic.size() + 2 ||
-      std::memcmp(bytes.data(), kMagic.data(), kMagic.size()) != 0)
+namespace {
+
+// Everything before the data: the array without its data, where the data
+// starts and how many bytes it must have. `head` is the file's start (at
+// least the whole header, if the file has one); `file_size` the whole
+// file's size, so that the data size is checked before the data is read.
+struct NpyLayout {
+  NpyArray array;
+  std::size_t data_offset = 0;
+};
+
+NpyLayout parse_layout(std::span<const uint8_t> head, std::size_t file_size, const std::string& path) {
+  if (head.size() < kMagic.size() + 2 || std::memcmp(head.data(), kMagic.data(), kMagic.size()) != 0)
     fail(path, "not a .npy file (no \\x93NUMPY magic)");
-  const int major = bytes[6], minor = bytes[7];
+  const int major = head[6], minor = head[7];
   if ((major != 1 && major != 2 && major != 3) || minor != 0)
     fail(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
   const std::size_t length_bytes = major == 1 ? 2 : 4;
   const std::size_t prefix = 8 + length_bytes;
-  if (bytes.size() < prefix) fail(path, "truncated .npy header");
-  const std::size_t header_len = read_le(bytes, 8, length_bytes);
+  if (head.size() < prefix) fail(path, "truncated .npy header");
+  const std::size_t header_len = read_le(head, 8, length_bytes);
   if (header_len > kMaxHeaderBytes)
     fail(path, "header length " + std::to_string(header_len) + " exceeds the limit of " +
                    std::to_string(kMaxHeaderBytes) + " bytes");
-  if (bytes.size() - prefix < header_len) fail(path, "truncated .npy header");
-  const std::string_view header(reinterpret_cast<const char*>(bytes.data() + prefix), header_len);
+  if (head.size() - prefix < header_len) fail(path, "truncated .npy header");
+  const std::string_view header(reinterpret_cast<const char*>(head.data() + prefix), header_len);
   for (char c : header)
     if (c == '\0') fail(path, "malformed .npy header: NUL byte");
 
-  NpyArray array = HeaderParser(header, path).parse();
-
-  const std::size_t data_bytes = bytes.size() - prefix - header_len;
+  NpyLayout layout{HeaderParser(header, path).parse(), prefix + header_len};
+  const NpyArray& array = layout.array;
+  const std::size_t data_bytes = file_size - layout.data_offset;
   uint64_t needed = array.type.size;
   bool too_large = false;
   for (int64_t d : array.shape) too_large = too_large || __builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed);
@@ -232,13 +243,35 @@ NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path) {
   if (too_large) fail(path, what + " is too large");
   if (needed != data_bytes)
     fail(path, "data is " + std::to_string(data_bytes) + " bytes, but " + what + " needs " + std::to_string(needed));
-  array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(prefix + header_len), bytes.end());
-  return array;
+  return layout;
 }
 
-NpyArray read_npy(const std::string& path) {
-  const auto bytes = read_file_bytes(path);
-  return parse_npy(bytes, path);
+}  // namespace
+
+NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path) {
+  NpyLayout layout = parse_layout(bytes, bytes.size(), path);
+  layout.array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(layout.data_offset), bytes.end());
+  return std::move(layout.array);
+}
+
+NpyArray read_npy(const std::string& path, const std::function<void(const NpyArray&)>& check_header) {
+  // The header first (at most kMaxHeaderBytes past the prefix), then the data
+  // only once its size matches the file and check_header accepted the array:
+  // a huge or hostile file costs no more memory than the data it really holds.
+  const std::optional<std::size_t> file_size = regular_file_size(path);
+  if (!file_size) {  // a pipe or device: no size to check first
+    NpyArray array = parse_npy(read_file_bytes(path), path);
+    if (check_header) check_header(array);
+    return array;
+  }
+  std::vector<uint8_t> head = read_file_part(path, 0, std::min(*file_size, 12 + kMaxHeaderBytes));
+  NpyLayout layout = parse_layout(head, *file_size, path);
+  if (check_header) check_header(layout.array);
+  if (*file_size == head.size())
+    layout.array.data.assign(head.begin() + static_cast<std::ptrdiff_t>(layout.data_offset), head.end());
+  else
+    layout.array.data = read_file_part(path, layout.data_offset, *file_size - layout.data_offset);
+  return std::move(layout.array);
 }
 
 std::vector<uint8_t> encode_npy(const NpyArray& array) {

@@ -12,6 +12,7 @@
 //     written as float32 (exactly).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <span>
 #include <string>
 #include <vector>
@@ -42,7 +43,10 @@ struct NpyArray {
 // structured), malformed or oversized headers, absurd shapes, and data whose
 // length is not exactly what the shape needs.
 NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path);
-NpyArray read_npy(const std::string& path);
+// Reads the header first and the data only when its size matches the file
+// and `check_header` (given the array without its data) did not throw, so a
+// large or hostile file is refused before its data is read.
+NpyArray read_npy(const std::string& path, const std::function<void(const NpyArray&)>& check_header = {});
 
 // Version 1.0 bytes (header padded so the data starts at a multiple of 64).
 std::vector<uint8_t> encode_npy(const NpyArray& array);

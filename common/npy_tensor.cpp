@@ -47,18 +47,20 @@ NpyType npy_type_of(Dtype dtype) {
 
 std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
                                      const std::string& tensor_name, uint32_t decl_line) {
-  NpyArray array = read_npy(path);
   const std::string tensor = "tensor " + tensor_name + " declared ";
   const std::string line = " (line " + std::to_string(decl_line) + ")";
-  const NpyType expected = npy_type_of(dtype);
-  if (array.type != expected) {
-    std::string message = "dtype " + array.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
-    if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
-    throw InputError(file_error(path, message));
-  }
-  if (array.shape != shape)
-    throw InputError(file_error(path, "shape " + npy_shape_text(array.shape) + " does not match " + tensor +
-                                          declared_shape_text(shape) + line));
+  // Checked on the header, before the data is read.
+  NpyArray array = read_npy(path, [&](const NpyArray& header) {
+    const NpyType expected = npy_type_of(dtype);
+    if (header.type != expected) {
+      std::string message = "dtype " + header.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
+      if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
+      throw InputError(file_error(path, message));
+    }
+    if (header.shape != shape)
+      throw InputError(file_error(path, "shape " + npy_shape_text(header.shape) + " does not match " + tensor +
+                                            declared_shape_text(shape) + line));
+  });
   if (!travels_as_f32(dtype)) return std::move(array.data);
 
   // Round each float32 to the tensor's dtype (S2.2).

@@ -28,11 +28,18 @@ int64_t tensor_bytes_per_partition(const TensorDecl& t) {
 TensorView whole_view(const Program& p, int32_t tensor) {
   TensorView v;
   v.tensor = tensor;
+  v.dims.reserve(p.tensors[static_cast<std::size_t>(tensor)].shape.size());
   for (int64_t d : p.tensors[static_cast<std::size_t>(tensor)].shape) v.dims.push_back(DimSlice{0, d, 1});
   return v;
 }
 
-bool is_whole(const Program& p, const TensorView& v) { return v == whole_view(p, v.tensor); }
+bool is_whole(const Program& p, const TensorView& v) {
+  const auto& shape = p.tensors[static_cast<std::size_t>(v.tensor)].shape;
+  if (shape.size() != v.dims.size()) return false;
+  for (std::size_t i = 0; i < shape.size(); ++i)
+    if (!(v.dims[i] == DimSlice{0, shape[i], 1})) return false;
+  return true;
+}
 
 int64_t view_partitions(const TensorView& v) { return v.dims.empty() ? 0 : v.dims[0].count; }
 

@@ -21,10 +21,26 @@ template <uint32_t kValueMask>
 void run(const Step& s, Machine&) {
   const TileAccess& src = s.in[0];
   const int64_t count = src.elements;
+  // One unit-stride row each (the common case: whole tiles).
+  const bool contiguous = src.row_length == count && src.element_stride == 4 && s.dst.row_length == count + 1 &&
+                          s.dst.element_stride == 4;
   for (int64_t p = 0; p < s.partitions; ++p) {
     if ((src.first_partition + p) % 16 != 0) continue;  // S4.1: other partitions untouched
     int32_t found = 0;
-    for (int64_t i = 0; i < count; ++i) {
+    if (contiguous) {
+      // Branch-free compaction: write every index at slot `found` and advance
+      // only past nonzeros; slots beyond the final count get padding below.
+      const uint8_t* in = element_at(src, p, 0);
+      uint8_t* out = element_at(s.dst, p, 0);
+      for (int64_t i = 0; i < count; ++i) {
+        uint32_t bits;
+        std::memcpy(&bits, in + 4 * i, 4);
+        const auto index = static_cast<int32_t>(i + s.int0);
+        std::memcpy(out + 4 * static_cast<int64_t>(found), &index, 4);
+        found += (bits & kValueMask) != 0;
+      }
+    }
+    for (int64_t i = contiguous ? count : 0; i < count; ++i) {
       uint32_t bits;
       std::memcpy(&bits, element_at(src, p, i), 4);
       if ((bits & kValueMask) == 0) continue;

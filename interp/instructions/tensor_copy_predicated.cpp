@@ -4,11 +4,32 @@
 // (S2.1); a scalar src is converted to dst's dtype once (an integer scalar for
 // an integer tile exactly).
 #include <cstring>
+#include <type_traits>
 
 #include "instructions.hpp"
 
 namespace nisa {
 namespace {
+
+template <int64_t kSize>
+using Bits = std::conditional_t<kSize == 1, uint8_t, std::conditional_t<kSize == 2, uint16_t, uint32_t>>;
+
+// Contiguous rows: dst[i] = take ? src[i] : dst[i] as a select of bit
+// patterns (no branch, so it vectorises; rewriting an unselected element
+// with its own bits leaves it unchanged).
+template <int64_t kSize, class Pred, bool kScalarSrc>
+void blend_row(uint8_t* d, const uint8_t* pr, const uint8_t* sr, Bits<kSize> scalar, bool reverse, int64_t n) {
+  using T = Bits<kSize>;
+  for (int64_t i = 0; i < n; ++i) {
+    Pred pv;
+    std::memcpy(&pv, pr + i * static_cast<int64_t>(sizeof(Pred)), sizeof(Pred));
+    T dv, sv = scalar;
+    std::memcpy(&dv, d + i * kSize, kSize);
+    if constexpr (!kScalarSrc) std::memcpy(&sv, sr + i * kSize, kSize);
+    const T out = ((pv != 0) != reverse) ? sv : dv;
+    std::memcpy(d + i * kSize, &out, kSize);
+  }
+}
 
 template <int64_t kSize, class Pred, bool kScalarSrc>
 void run(const Step& s, Machine&) {
@@ -17,12 +38,20 @@ void run(const Step& s, Machine&) {
   const bool reverse = s.flag0;
   uint8_t scalar[kSize];
   std::memcpy(scalar, &s.bits, kSize);
+  Bits<kSize> scalar_bits;
+  std::memcpy(&scalar_bits, &s.bits, kSize);
+  const bool contiguous = s.dst.element_stride == kSize && pred.element_stride == static_cast<int64_t>(sizeof(Pred)) &&
+                          (kScalarSrc || src.element_stride == kSize);
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       const auto ri = static_cast<std::size_t>(r);
       uint8_t* d = s.dst.partition(p) + s.dst.row_offsets[ri];
       const uint8_t* pr = pred.partition(p) + pred.row_offsets[ri];
       const uint8_t* sr = kScalarSrc ? scalar : src.partition(p) + src.row_offsets[ri];
+      if (contiguous) {
+        blend_row<kSize, Pred, kScalarSrc>(d, pr, sr, scalar_bits, reverse, s.row_length);
+        continue;
+      }
       for (int64_t i = 0; i < s.row_length; ++i) {
         Pred pv;
         std::memcpy(&pv, pr + i * pred.element_stride, sizeof(Pred));

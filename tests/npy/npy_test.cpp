@@ -108,7 +108,7 @@ TEST_CASE("npy: every malformation is refused with FILE: error:") {
   cut.resize(cut.size() - 5);
   CHECK(error_of(cut) == "t.npy: error: truncated .npy header");
   CHECK(error_of(npy_bytes(2, std::string(200000, ' '), 0)) ==
-        "t.npy: error: header length 200000 exceeds the limit of 100000 bytes");
+        "t.npy: error: header length 200000 exceeds the limit of 65536 bytes");
   CHECK(error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': False}", 0)) == "t.npy: error: header has no 'shape'");
   CHECK(error_of(npy_bytes(1, "{'descr': '<f4', 'shape': (1,)}", 4)) == "t.npy: error: header has no 'fortran_order'");
   CHECK(error_of(npy_bytes(1, "{'fortran_order': False, 'shape': (1,)}", 4)) == "t.npy: error: header has no 'descr'");
