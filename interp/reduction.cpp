@@ -9,7 +9,6 @@ namespace {
 // keeps independent partial results in 8-wide vectors (GCC/Clang vector
 // extensions: SIMD max/min on any target) and notes NaNs apart (S2.1: any NaN
 // makes the result NaN). kAbs: fold |v|. kMax: maximum, else minimum.
-using Float4 = float __attribute__((vector_size(16)));
 using Float8 = float __attribute__((vector_size(32)));  // one AVX register (two SSE ones without AVX)
 using Int8 = int32_t __attribute__((vector_size(32)));
 
@@ -49,35 +48,16 @@ float fold_exact(float r, const float* v, int64_t n) {
   return any_nan ? std::numeric_limits<float>::quiet_NaN() : out;
 }
 
-// add: a strictly sequential float32 sum is bound by the adder's latency
-// (about 1 element per 4 cycles). S3 lets add reductions be reordered (tests
-// allow rtol 1e-5), so the sum is taken in a fixed order that vectorises: 16
-// partial sums (element k goes to sum k % 16, in 4-wide vectors), combined
-// pairwise, then the leftover elements left to right, then added to r. The
-// order depends only on n, so results stay deterministic.
-float fold_add(float r, const float* v, int64_t n) {
-  constexpr float z = -0.0f;  // the identity that keeps a lone -0.0
-  Float4 a = {z, z, z, z}, b = a, c = a, d = a;
-  int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    Float4 x[4];
-    std::memcpy(x, v + i, sizeof x);
-    a += x[0];
-    b += x[1];
-    c += x[2];
-    d += x[3];
-  }
-  const Float4 ab = a + b, cd = c + d, all = ab + cd;
-  float sum = (all[0] + all[1]) + (all[2] + all[3]);
-  for (; i < n; ++i) sum += v[i];
-  return r + sum;
-}
-
 }  // namespace
 
 float fold(ReduceOp op, float r, const float* v, int64_t n) {
   switch (op) {
-    case ReduceOp::add: return fold_add(r, v, n);
+    case ReduceOp::add:
+      // S3: strictly left to right in float32, so that sums are bit-exact
+      // against the NumPy reference (a reordered, vectorised sum would be
+      // faster but changes the low bits).
+      for (int64_t i = 0; i < n; ++i) r += v[i];
+      return r;
     case ReduceOp::maximum: return fold_exact<true, false>(r, v, n);
     case ReduceOp::minimum: return fold_exact<false, false>(r, v, n);
     case ReduceOp::abs_max: return fold_exact<true, true>(r, v, n);

@@ -39,10 +39,9 @@ inline float reduce_identity(ReduceOp op) {
   return 0.0f;
 }
 
-// Folds n values into r. add: 16 interleaved partial sums in a fixed order
-// (S3 allows reordering; see reduction.cpp), not strictly left to right.
-// maximum/minimum are exact whatever the order, so they use independent
-// partial results the compiler can vectorise.
+// Folds n values into r. add: strictly left to right (S3). maximum/minimum
+// are exact whatever the order, so they use independent partial results the
+// compiler can vectorise.
 float fold(ReduceOp op, float r, const float* v, int64_t n);
 
 // S3: applies reduce_cmd with this instruction's reduction r to lane `lane`
