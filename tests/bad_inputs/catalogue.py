@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 import numpy as np
@@ -373,11 +374,14 @@ def main():
         for root, _, files in os.walk(work):
             for f in files:
                 before.add(os.path.relpath(os.path.join(root, f), work))
+        started = time.monotonic()
         try:
             r = subprocess.run([NISA, *args], cwd=work, capture_output=True, text=True, errors="replace", env=env, timeout=60)
         except subprocess.TimeoutExpired:
             failures.append(f"{name}: timed out")
             continue
+        if time.monotonic() - started > 5:
+            print(f"slow case ({time.monotonic() - started:.1f} s): {name}")
         problems = []
         if r.returncode != status:
             problems.append(f"exit {r.returncode}, expected {status}")
