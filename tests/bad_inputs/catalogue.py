@@ -368,8 +368,9 @@ def main():
     for case in CASES:
         name, args, status, pattern = case[:4]
         absent = case[4] if len(case) > 4 else []
-        env = dict(os.environ, **(case[5] if len(case) > 5 else {}))
-        env.pop("NISA_SPEC", None) if len(case) <= 5 else None
+        env = dict(os.environ)
+        env.pop("NISA_SPEC", None)  # only the case that sets it should see it
+        env.update(case[5] if len(case) > 5 else {})
         before = set()
         for root, _, files in os.walk(work):
             for f in files:
