@@ -4,6 +4,8 @@
 // output/inout tensors (and with --dump-state the SBUF, PSUM and accumulator
 // state) as .npy files: all files are encoded first and renamed into place
 // only once every one was written, so a failed run leaves no .npy behind.
+// --profile and --trace (SEMANTICS S6) report the static timeline of the
+// program, after a successful run only.
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
@@ -23,7 +25,9 @@
 #include "nbin.hpp"
 #include "npy.hpp"
 #include "numbers.hpp"
+#include "profile_report.hpp"
 #include "spec.hpp"
+#include "timeline.hpp"
 
 namespace nisa {
 namespace {
@@ -154,8 +158,6 @@ std::vector<PendingFile> state_files(const Machine& machine, const std::string& 
 }  // namespace
 
 int command_run(const RunOptions& o) {
-  if (o.profile || !o.trace_file.empty())
-    throw InputError("nisa: error: --profile and --trace are not available yet (cost model: a later issue)");
   const Spec& spec = active_spec();
   const Program program = load_program(spec, o.program);
   Machine machine = make_machine(spec, program);
@@ -165,6 +167,11 @@ int command_run(const RunOptions& o) {
   else execute(steps, machine);
   if (!o.dump_dir.empty()) write_all_or_nothing(o.dump_dir, output_files(program, machine, o.dump_dir));
   if (!o.dump_state_dir.empty()) write_all_or_nothing(o.dump_state_dir, state_files(machine, o.dump_state_dir));
+  if (o.profile || !o.trace_file.empty()) {
+    const Timeline timeline = build_timeline(spec, program);
+    if (!o.trace_file.empty()) write_file_atomically(o.trace_file, trace_json(spec, program, timeline));
+    if (o.profile) std::cout << profile_table(spec, program, timeline);
+  }
   return kExitOk;
 }
 

@@ -34,8 +34,8 @@ int main(int argc, char** argv) {
   run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy");
   run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators");
   run_cmd->add_flag("--strict", run_opts.strict, "turn the hazards of SEMANTICS.md into runtime faults");
-  run_cmd->add_flag("--profile", run_opts.profile, "print the per-engine cost table");
-  run_cmd->add_option("--trace", run_opts.trace_file, "write a Chrome/Perfetto timeline as JSON");
+  run_cmd->add_flag("--profile", run_opts.profile, "after the run, print the estimated per-engine cost table (SEMANTICS S6)");
+  run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)");
 
   DiffOptions diff_opts;
   auto* diff_cmd = app.add_subcommand("diff", "compare two .npy files, or two folders of them by file name");

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "cost_formula.hpp"
 #include "dtype.hpp"
 
 namespace nisa {
@@ -118,13 +119,25 @@ struct CostCase {
   std::vector<int> operands;  // all of these in `memory`
   Memory memory{};
   std::string cycles;
+  CostFormula formula;  // `cycles` compiled
 };
 
 struct CostSpec {
-  std::string cycles;  // formula over N, BYTES and the spec's cost constants
+  std::string cycles;  // formula over N, BYTES, P and the spec's cost constants
   bool estimate = false;
   std::vector<CostCase> cases;
   std::vector<std::pair<int, std::string>> extra_if_present;  // operand, extra cycles
+  // Compiled at load (S6), so nothing parses formulas per instruction.
+  CostFormula formula;                      // `cycles`
+  std::vector<CostFormula> extra_formulas;  // parallel to extra_if_present
+  int size_of = -1;  // operand whose view gives N, BYTES and P
+  // Data dependencies for the timeline, resolved from the spec's
+  // "cost"/"timeline" section: operands written (all other tensors are read),
+  // the accumulator command operand and its idle value, the accumulator result.
+  std::vector<int> written;
+  int accumulator_command = -1;
+  int accumulator_idle = -1;
+  int accumulator_result = -1;
 };
 
 struct InstructionSpec {
@@ -166,6 +179,9 @@ struct Spec {
   int opcode_bits = 0;
   SliceEncoding slice_encoding;
   std::vector<std::pair<std::string, double>> cost_constants;  // MIN_II, FIXED, ...
+  // Cycles (of the waiting engine) an instruction pays before it starts when it
+  // waits for a result of another engine (S6: "dependent instructions").
+  CostFormula cross_engine_wait;
   uint64_t id = 0;     // FNV-1a 64 of the canonical JSON text; stamped into every .nbin
   std::string json;    // the canonical JSON text (for `nisa isa --json`)
 

@@ -69,3 +69,15 @@ def assert_agrees(name, model, formula, rtol=0.0, atol=0.0):
         first = tuple(bad[0])
         raise AssertionError(f"{name}: {len(bad)} elements differ; first at {first}: "
                              f"model {model[first]!r}, formula {formula[first]!r}")
+
+
+def causal_softmax(scores, q_start):
+    """Direct formula, in float64: softmax of each query row p (at position q_start + p)
+    over the keys k <= q, zero elsewhere. Returns (row_max, numerators, row_sum)."""
+    rows, keys = scores.shape
+    q = q_start + np.arange(rows).reshape(-1, 1)
+    visible = np.arange(keys).reshape(1, -1) <= q
+    s = scores.astype(np.float64)
+    row_max = np.where(visible, s, -np.inf).max(axis=1, keepdims=True)
+    numerators = np.where(visible, np.exp(s - row_max), 0.0)
+    return row_max, numerators, numerators.sum(axis=1, keepdims=True)

@@ -1,0 +1,52 @@
+// The estimated timeline of a checked Program (SEMANTICS S6), computed
+// statically (nothing is executed). The Vector, Scalar and GpSimd engines and
+// one DMA queue run concurrently; each runs its own instructions in program
+// order. An instruction starts when its engine is free and every earlier
+// instruction it depends on has finished, plus the spec's cross_engine_wait
+// when that instruction ran on another engine. Dependencies: RAW, WAR and WAW
+// on overlapping memory (SBUF/PSUM: partition range x byte range within the
+// partition, physical addresses, so aliased tensors count; HBM: rows x byte
+// range within a row) and use of the same accumulator lanes (S3).
+//
+// Times are in ns: each instruction's cycles are converted with its own
+// engine's clock (archs clock_ghz), and the timeline is laid out in ns.
+#pragma once
+#include <cstdint>
+#include <vector>
+
+#include "program.hpp"
+#include "spec.hpp"
+
+namespace nisa {
+
+// Bits of Dependency::kinds.
+inline constexpr uint8_t dependency_raw = 1;          // it reads what the earlier one wrote
+inline constexpr uint8_t dependency_war = 2;          // it writes what the earlier one read
+inline constexpr uint8_t dependency_waw = 4;          // both write
+inline constexpr uint8_t dependency_accumulator = 8;  // same accumulator lanes (S3)
+
+struct Dependency {
+  uint32_t instruction = 0;  // index of the earlier instruction
+  uint8_t kinds = 0;         // dependency_* bits
+};
+
+struct TimedInstruction {
+  Engine engine{};
+  double cycles = 0;    // engine cycles (S6)
+  double start_ns = 0;
+  double end_ns = 0;
+  // Direct dependencies, ascending. Accesses already covered by a later write
+  // (or, for reads, by a later read on the same engine) are not repeated: the
+  // later instruction finishes no earlier, so the timing is the same.
+  std::vector<Dependency> dependencies;
+};
+
+struct Timeline {
+  std::vector<TimedInstruction> instructions;  // one per program instruction
+  double span_ns = 0;                          // end of the last instruction
+  double clock_ghz[kEngineCount] = {};         // of the program's arch
+};
+
+Timeline build_timeline(const Spec& spec, const Program& program);
+
+}  // namespace nisa

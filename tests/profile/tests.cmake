@@ -1,0 +1,3 @@
+# `nisa run --profile` / `--trace` (SEMANTICS S6): trace structure on workload
+# programs, profile table, exit statuses (tests/profile/test_trace.py).
+add_test(NAME profile_trace COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/test_trace.py ${NISA_EXE} ${PROJECT_SOURCE_DIR})
