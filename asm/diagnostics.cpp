@@ -40,6 +40,9 @@ std::string closest_name(std::string_view name, const std::vector<std::string>& 
   std::string best;
   std::size_t best_distance = limit + 1;
   for (const auto& c : candidates) {
+    // The distance is at least the difference in length: skip hopeless
+    // candidates without the quadratic table (a 1 MB name took seconds).
+    if (std::max(name.size(), c.size()) - std::min(name.size(), c.size()) > limit) continue;
     std::size_t dist = edit_distance(name, c);
     if (dist < best_distance) {
       best_distance = dist;

@@ -23,6 +23,7 @@ import struct
 import subprocess
 import sys
 import tempfile
+import time
 import zlib
 
 import numpy as np
@@ -367,17 +368,21 @@ def main():
     for case in CASES:
         name, args, status, pattern = case[:4]
         absent = case[4] if len(case) > 4 else []
-        env = dict(os.environ, **(case[5] if len(case) > 5 else {}))
-        env.pop("NISA_SPEC", None) if len(case) <= 5 else None
+        env = dict(os.environ)
+        env.pop("NISA_SPEC", None)  # only the case that sets it should see it
+        env.update(case[5] if len(case) > 5 else {})
         before = set()
         for root, _, files in os.walk(work):
             for f in files:
                 before.add(os.path.relpath(os.path.join(root, f), work))
+        started = time.monotonic()
         try:
             r = subprocess.run([NISA, *args], cwd=work, capture_output=True, text=True, errors="replace", env=env, timeout=60)
         except subprocess.TimeoutExpired:
             failures.append(f"{name}: timed out")
             continue
+        if time.monotonic() - started > 5:
+            print(f"slow case ({time.monotonic() - started:.1f} s): {name}")
         problems = []
         if r.returncode != status:
             problems.append(f"exit {r.returncode}, expected {status}")
