@@ -4,6 +4,7 @@
 #include "assembler.hpp"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "diagnostics.hpp"
 #include "line_parsers.hpp"
@@ -21,22 +22,6 @@ constexpr int64_t kMaxExecutedLines = 1'000'000;
 constexpr int64_t kMaxReptCount = 1'000'000;
 constexpr int kMaxReptNesting = 64;
 
-std::vector<std::string_view> split_lines(std::string_view source) {
-  std::vector<std::string_view> lines;
-  std::size_t start = 0;
-  while (start <= source.size()) {
-    std::size_t end = source.find('\n', start);
-    if (end == std::string_view::npos) end = source.size();
-    std::string_view l = source.substr(start, end - start);
-    if (!l.empty() && l.back() == '\r') l.remove_suffix(1);
-    lines.push_back(l);
-    if (end == source.size()) break;
-    start = end + 1;
-  }
-  if (!lines.empty() && lines.back().empty() && !source.empty() && source.back() == '\n') lines.pop_back();
-  return lines;
-}
-
 bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
   return !tokens.empty() && tokens[0].kind == TokenKind::directive && tokens[0].text == name;
 }
@@ -49,9 +34,9 @@ enum class LineKind : uint8_t { skip, rept, endr, other };  // skip: blank, comm
 struct Driver {
   AssemblyState state;
   DiagnosticList& diags;
-  std::vector<std::string_view> lines;
+  const SourceLines& lines;
   std::vector<LineKind> kinds;
-  std::vector<int> matching_endr;  // per .rept line: its .endr line index, or -1
+  std::unordered_map<std::size_t, std::size_t> matching_endr;  // .rept line -> its .endr line (if any)
   std::vector<Token> toks;         // tokens of the line being executed
   std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
   int64_t executed = 0;
@@ -65,12 +50,11 @@ struct Driver {
   }
 
   void match_repts() {
-    matching_endr.assign(kinds.size(), -1);
     std::vector<std::size_t> open;
     for (std::size_t i = 0; i < kinds.size(); ++i) {
       if (kinds[i] == LineKind::rept) open.push_back(i);
       if (kinds[i] == LineKind::endr && !open.empty()) {
-        matching_endr[open.back()] = static_cast<int>(i);
+        matching_endr[open.back()] = i;
         open.pop_back();
       }
     }
@@ -87,11 +71,11 @@ struct Driver {
     if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' after the .rept variable"};
     const Token& count_token = cur.peek();
     int64_t count = require_integer(parse_expression(cur, state.scope()), count_token.column, "the .rept count");
-    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after .rept"};
+    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after .rept"};
     if (count < 0 || count > kMaxReptCount)
       throw SourceError{count_token.column, ".rept count " + std::to_string(count) + " is out of range [0, " + std::to_string(kMaxReptCount) + "]"};
-    const std::string var_name = var.text;
-    const auto body_end = static_cast<std::size_t>(matching_endr[i]);
+    const std::string var_name(var.text);
+    const std::size_t body_end = matching_endr.at(i);
     open_repts.push_back(i);
     for (int64_t k = 0; k < count && !stopped; ++k) {
       state.rept_vars.emplace_back(var_name, ExprValue::integer(k));
@@ -104,7 +88,7 @@ struct Driver {
   void execute_line(std::size_t i) {
     const int line = static_cast<int>(i) + 1;
     if (toks[0].kind == TokenKind::directive) {
-      const std::string& d = toks[0].text;
+      const std::string_view d = toks[0].text;
       if (d == "hbm" || d == "sbuf" || d == "psum") {
         state.body_started = true;
         parse_declaration(state, diags, toks, line);
@@ -138,12 +122,13 @@ struct Driver {
       }
       try {
         if (kinds[i] == LineKind::rept) {
-          if (matching_endr[i] < 0) {
+          const auto match = matching_endr.find(i);
+          if (match == matching_endr.end()) {
             // The rest would be read with the loop variable undefined: one error, not a cascade.
             diags.error(line, toks[0].column, ".rept without a matching .endr");
             return;
           }
-          const std::size_t after = static_cast<std::size_t>(matching_endr[i]);
+          const std::size_t after = match->second;
           try {
             execute_rept(i);
           } catch (const SourceError& e) {
@@ -176,9 +161,19 @@ struct Driver {
 }  // namespace
 
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name) {
-  const std::vector<std::string_view> lines = split_lines(source);
+  return assemble(spec, source, file_name, nullptr);
+}
+
+AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink) {
+  if (source.size() > UINT32_MAX) {
+    AssembleResult too_large;
+    too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", ""});
+    return too_large;
+  }
+  const SourceLines lines(source);
   DiagnosticList diags(file_name, lines);
-  Driver driver{AssemblyState{spec, {}, {}, {}, {}, {}, 0, false, std::nullopt}, diags, lines, {}, {}, {}, {}, 0, false};
+  Driver driver{AssemblyState{spec}, diags, lines, {}, {}, {}, {}, 0, false};
+  driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
 

@@ -29,4 +29,19 @@ struct AssembleResult {
 
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name);
 
+// Receives each instruction the assembler accepts, in source order. `program`
+// has the tensors and settings declared so far (not its instructions).
+class InstructionSink {
+ public:
+  virtual void add(const Program& program, const Instruction& ins) = 0;
+
+ protected:
+  ~InstructionSink() = default;
+};
+
+// The same, but each accepted instruction goes to `sink` instead of
+// result.program.instructions, which stays empty: `nisa asm` encodes
+// instructions as they come and never holds the program model of a long file.
+AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink);
+
 }  // namespace nisa

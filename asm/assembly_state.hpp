@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "assembler.hpp"
 #include "expression.hpp"
 #include "program.hpp"
 #include "spec.hpp"
@@ -18,7 +19,18 @@ struct TensorSite {
   bool poisoned = false;  // its declaration had errors: skip checks of instructions using it
 };
 
+// One `key=value` of an instruction line (instruction_parser.cpp).
+struct KeyValue {
+  const Token* key = nullptr;
+  std::size_t value_begin = 0, value_end = 0;  // the value's tokens in the line
+  Token value_stop;          // an `end` token at the column after the value
+  bool malformed = false;    // already reported; the key counts as given
+  int key_column() const { return key->column; }
+};
+
 struct AssemblyState {
+  explicit AssemblyState(const Spec& s) : spec(s) {}
+
   const Spec& spec;
   Program program;
   std::map<std::string, ExprValue, std::less<>> constants;     // .equ
@@ -28,6 +40,12 @@ struct AssemblyState {
   int arch_line = 0;                // line of .arch, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc
+  InstructionSink* sink = nullptr;  // set: instructions go here, not into program.instructions
+
+  // Buffers reused by every instruction line, so that a line allocates nothing.
+  Instruction scratch_instruction;
+  std::vector<KeyValue> scratch_key_values;
+  std::vector<int> scratch_item_of;
 
   NameScope scope() const { return NameScope{&rept_vars, &constants}; }
   int find_tensor(std::string_view name) const {

@@ -11,14 +11,14 @@ namespace {
 const Token& expect_identifier(TokenCursor& cur, std::string_view what) {
   const Token& t = cur.peek();
   if (t.kind != TokenKind::identifier)
-    throw SourceError{t.column, "expected " + std::string(what) + (t.kind == TokenKind::end ? "" : ", got '" + t.text + "'")};
+    throw SourceError{t.column, "expected " + std::string(what) + (t.kind == TokenKind::end ? "" : ", got '" + std::string(t.text) + "'")};
   return cur.next();
 }
 
 void expect(TokenCursor& cur, char punct, std::string_view context) {
   if (!cur.accept(punct)) {
     const Token& t = cur.peek();
-    throw SourceError{t.column, "expected '" + std::string(1, punct) + "' " + std::string(context) + (t.kind == TokenKind::end ? "" : ", got '" + t.text + "'")};
+    throw SourceError{t.column, "expected '" + std::string(1, punct) + "' " + std::string(context) + (t.kind == TokenKind::end ? "" : ", got '" + std::string(t.text) + "'")};
   }
 }
 
@@ -30,7 +30,7 @@ Dtype parse_dtype(const Spec& spec, TokenCursor& cur) {
     names.push_back(d.name);
     names.insert(names.end(), d.aliases.begin(), d.aliases.end());
   }
-  throw SourceError{t.column, "unknown dtype '" + t.text + "'" + did_you_mean(t.text, names)};
+  throw SourceError{t.column, "unknown dtype '" + std::string(t.text) + "'" + did_you_mean(t.text, names)};
 }
 
 std::vector<int64_t> parse_shape(const AssemblyState& state, TokenCursor& cur) {
@@ -48,7 +48,7 @@ Role parse_role(TokenCursor& cur) {
   const Token& t = expect_identifier(cur, "a role (input, output, inout or scratch)");
   for (Role r : {Role::input, Role::output, Role::inout, Role::scratch})
     if (t.text == role_name(r)) return r;
-  throw SourceError{t.column, "unknown role '" + t.text + "'" + did_you_mean(t.text, {"input", "output", "inout", "scratch"}) +
+  throw SourceError{t.column, "unknown role '" + std::string(t.text) + "'" + did_you_mean(t.text, {"input", "output", "inout", "scratch"}) +
                                   (closest_name(t.text, {"input", "output", "inout", "scratch"}).empty() ? " (input, output, inout or scratch)" : "")};
 }
 
@@ -65,9 +65,9 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
     const Token& name = expect_identifier(cur, "a tensor name");
     site.column = name.column;
     if (int prev = state.find_tensor(name.text); prev >= 0)
-      throw SourceError{name.column, "tensor '" + name.text + "' is already declared at line " +
+      throw SourceError{name.column, "tensor '" + std::string(name.text) + "' is already declared at line " +
                                          std::to_string(state.tensor_sites[static_cast<std::size_t>(prev)].line)};
-    if (state.constants.count(name.text)) throw SourceError{name.column, "'" + name.text + "' is already an .equ constant"};
+    if (state.constants.count(name.text)) throw SourceError{name.column, "'" + std::string(name.text) + "' is already an .equ constant"};
     t.name = name.text;
   } catch (const SourceError& e) {
     diags.error(line, e.column, e.message);
@@ -95,7 +95,7 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
       t.offset = require_integer(parse_expression(cur, state.scope()), v.column, "the offset");
       t.explicit_offset = true;
     }
-    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after the declaration"};
+    if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after the declaration"};
   } catch (const SourceError& e) {
     diags.error(line, e.column, e.message);
     site.poisoned = true;

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "assembler.hpp"
+#include "source_lines.hpp"
 
 namespace nisa {
 
@@ -23,7 +24,7 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
 // one final "too many errors" line and reports full(), so the caller stops.
 class DiagnosticList {
  public:
-  DiagnosticList(std::string file, const std::vector<std::string_view>& lines) : file_(std::move(file)), lines_(lines) {}
+  DiagnosticList(std::string file, const SourceLines& lines) : file_(std::move(file)), lines_(lines) {}
   void error(int line, int column, std::string message);
   bool full() const { return full_; }
   std::vector<Diagnostic> take() { return std::move(list_); }
@@ -31,7 +32,7 @@ class DiagnosticList {
 
  private:
   std::string file_;
-  const std::vector<std::string_view>& lines_;
+  const SourceLines& lines_;
   std::vector<Diagnostic> list_;
   bool full_ = false;
 };

@@ -12,7 +12,7 @@ const std::vector<std::string>& directive_names() {
 namespace {
 
 void expect_end(const TokenCursor& cur, std::string_view directive) {
-  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after ." + std::string(directive)};
+  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after ." + std::string(directive)};
 }
 
 void parse_arch(AssemblyState& state, TokenCursor& cur, const Token& directive, int line) {
@@ -30,7 +30,7 @@ void parse_arch(AssemblyState& state, TokenCursor& cur, const Token& directive, 
       all += (all.empty() ? "" : ", ") + a.name;
     }
     std::string hint = did_you_mean(t.text, names);
-    throw SourceError{t.column, "unknown arch '" + t.text + "'" + (hint.empty() ? " (known: " + all + ")" : hint)};
+    throw SourceError{t.column, "unknown arch '" + std::string(t.text) + "'" + (hint.empty() ? " (known: " + all + ")" : hint)};
   }
   expect_end(cur, "arch");
   state.program.arch = arch;
@@ -41,15 +41,15 @@ void parse_equ(AssemblyState& state, TokenCursor& cur) {
   const Token& name = cur.peek();
   if (name.kind != TokenKind::identifier) throw SourceError{name.column, "expected a name after .equ"};
   cur.next();
-  if (state.find_tensor(name.text) >= 0) throw SourceError{name.column, "'" + name.text + "' is already a tensor"};
+  if (state.find_tensor(name.text) >= 0) throw SourceError{name.column, "'" + std::string(name.text) + "' is already a tensor"};
   if (name.text == "inf" || name.text == "nan" || name.text == "fp32.min" || name.text == "fp32.max" || name.text == "true" ||
       name.text == "false" || name.text == "iota")
-    throw SourceError{name.column, "'" + name.text + "' is a reserved name"};
+    throw SourceError{name.column, "'" + std::string(name.text) + "' is a reserved name"};
   if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' after the .equ name"};
   ExprValue v = parse_expression(cur, state.scope());
   expect_end(cur, "equ");
   // Like gas's .equ/.set, a later definition replaces an earlier one.
-  state.constants[name.text] = v;
+  state.constants[std::string(name.text)] = v;
 }
 
 }  // namespace
@@ -57,7 +57,7 @@ void parse_equ(AssemblyState& state, TokenCursor& cur) {
 void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int line) {
   TokenCursor cur{tokens, 0};
   const Token& directive = cur.next();
-  const std::string& d = directive.text;
+  const std::string_view d = directive.text;
   if (d == "arch") return parse_arch(state, cur, directive, line);
   if (d == "equ") return parse_equ(state, cur);
   if (d == "file") {
@@ -76,7 +76,7 @@ void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int
     state.next_loc = static_cast<uint32_t>(n);
     return;
   }
-  throw SourceError{directive.column, "unknown directive '." + d + "'" + [&] {
+  throw SourceError{directive.column, "unknown directive '." + std::string(d) + "'" + [&] {
                       std::string best = closest_name(d, directive_names());
                       return best.empty() ? std::string() : "; did you mean '." + best + "'?";
                     }()};

@@ -108,7 +108,7 @@ struct ExpressionParser {
         cur.next();
         ExprValue v = ExprValue::real(t.real);
         v.has_literal_f32 = true;
-        v.literal_f32 = std::strtof(t.text.c_str(), nullptr);
+        v.literal_f32 = real_literal_f32(t.text);
         return v;
       }
       case TokenKind::identifier: {
@@ -117,7 +117,7 @@ struct ExpressionParser {
         if (auto v = scope.find(t.text)) return *v;
         std::vector<std::string> names = scope.names();
         for (const char* n : {"inf", "nan", "fp32.min", "fp32.max"}) names.emplace_back(n);
-        throw SourceError{t.column, "unknown name '" + t.text + "'" + did_you_mean(t.text, names)};
+        throw SourceError{t.column, "unknown name '" + std::string(t.text) + "'" + did_you_mean(t.text, names)};
       }
       case TokenKind::punct:
         if (t.is('(')) {
@@ -130,7 +130,7 @@ struct ExpressionParser {
       default: break;
     }
     if (t.kind == TokenKind::end) throw SourceError{t.column, "expected an expression"};
-    throw SourceError{t.column, "expected an expression, got '" + t.text + "'"};
+    throw SourceError{t.column, "expected an expression, got '" + std::string(t.text) + "'"};
   }
 
   static ExprValue apply(const Token& op, const ExprValue& a, const ExprValue& b) {
@@ -149,7 +149,7 @@ struct ExpressionParser {
           else r = c == '/' ? a.i / b.i : a.i % b.i;  // C: truncate toward zero, remainder takes the dividend's sign
           break;
       }
-      if (overflow) throw SourceError{op.column, "integer overflow in '" + op.text + "'"};
+      if (overflow) throw SourceError{op.column, "integer overflow in '" + std::string(op.text) + "'"};
       return ExprValue::integer(r);
     }
     double x = a.as_double(), y = b.as_double();

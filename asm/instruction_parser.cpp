@@ -11,19 +11,10 @@ namespace nisa {
 
 namespace {
 
-struct KeyValue {
-  const Token* key = nullptr;
-  std::size_t value_begin = 0, value_end = 0;  // the value's tokens in the line
-  Token value_stop;          // an `end` token at the column after the value
-  bool malformed = false;    // already reported; the key counts as given
-  int key_column() const { return key->column; }
-};
-
-// Splits the tokens after the mnemonic at top-level commas. A malformed item
-// is reported and skipped.
-std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, int line) {
-  std::vector<KeyValue> items;
-  items.reserve(8);
+// Splits the tokens after the mnemonic at top-level commas into `items`. A
+// malformed item is reported and skipped.
+void split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, int line, std::vector<KeyValue>& items) {
+  items.clear();
   std::size_t i = 1;
   while (tokens[i].kind != TokenKind::end) {
     const std::size_t item_start = i;
@@ -36,15 +27,15 @@ std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, Diagnos
     }
     const Token& key = tokens[item_start];
     if (key.kind != TokenKind::identifier) {
-      diags.error(line, key.column, key.kind == TokenKind::punct && key.is(',') ? "expected key=value before ','" : "expected a key, got '" + key.text + "'");
+      diags.error(line, key.column, key.kind == TokenKind::punct && key.is(',') ? "expected key=value before ','" : "expected a key, got '" + std::string(key.text) + "'");
     } else if (!tokens[item_start + 1].is('=')) {
-      diags.error(line, tokens[item_start + 1].column, "expected '=' after key '" + key.text + "'");
+      diags.error(line, tokens[item_start + 1].column, "expected '=' after key '" + std::string(key.text) + "'");
       items.push_back(KeyValue{&key, 0, 0, Token{}, true});
     } else if (item_start + 2 == stop) {
-      diags.error(line, key.column, "key '" + key.text + "' has no value");
+      diags.error(line, key.column, "key '" + std::string(key.text) + "' has no value");
       items.push_back(KeyValue{&key, 0, 0, Token{}, true});
     } else {
-      items.push_back(KeyValue{&key, item_start + 2, stop, Token{TokenKind::end, "", 0, 0, tokens[stop].column}, false});
+      items.push_back(KeyValue{&key, item_start + 2, stop, Token{TokenKind::end, {}, 0, 0, tokens[stop].column}, false});
     }
     i = stop;
     if (tokens[i].is(',')) {
@@ -52,7 +43,6 @@ std::vector<KeyValue> split_key_values(const std::vector<Token>& tokens, Diagnos
       if (tokens[i].kind == TokenKind::end) diags.error(line, tokens[i].column, "expected key=value after ','");
     }
   }
-  return items;
 }
 
 }  // namespace
@@ -62,14 +52,14 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   const Token& mnemonic = tokens[0];
   state.body_started = true;
   if (mnemonic.kind != TokenKind::identifier) {
-    diags.error(line, mnemonic.column, "expected an instruction or a directive, got '" + mnemonic.text + "'");
+    diags.error(line, mnemonic.column, "expected an instruction or a directive, got '" + std::string(mnemonic.text) + "'");
     return;
   }
   const int spec_index = spec.find_instruction(mnemonic.text);
   if (spec_index < 0) {
     std::vector<std::string> names;
     for (const auto& is : spec.instructions) names.push_back(is.name);
-    diags.error(line, mnemonic.column, "unknown instruction '" + mnemonic.text + "'" + did_you_mean(mnemonic.text, names));
+    diags.error(line, mnemonic.column, "unknown instruction '" + std::string(mnemonic.text) + "'" + did_you_mean(mnemonic.text, names));
     return;
   }
   const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(spec_index)];
@@ -80,49 +70,52 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   };
 
   // Keys to operand slots.
-  std::vector<KeyValue> items = split_key_values(tokens, diags, line);
-  std::vector<int> item_of(is.operands.size(), -1);
+  std::vector<KeyValue>& items = state.scratch_key_values;
+  split_key_values(tokens, diags, line, items);
+  std::vector<int>& item_of = state.scratch_item_of;
+  item_of.assign(is.operands.size(), -1);
   for (std::size_t k = 0; k < items.size(); ++k) {
     const int op = is.find_operand(items[k].key->text);
     if (op < 0) {
       std::vector<std::string> keys;
       for (const auto& o : is.operands) keys.push_back(o.name);
-      error(items[k].key_column(), "unknown key '" + items[k].key->text + "' for " + is.name + did_you_mean(items[k].key->text, keys));
+      error(items[k].key_column(), "unknown key '" + std::string(items[k].key->text) + "' for " + is.name + did_you_mean(items[k].key->text, keys));
     } else if (item_of[static_cast<std::size_t>(op)] >= 0) {
-      error(items[k].key_column(), "duplicated key '" + items[k].key->text + "' (first given at column " +
+      error(items[k].key_column(), "duplicated key '" + std::string(items[k].key->text) + "' (first given at column " +
                                      std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column()) + ")");
     } else {
       item_of[static_cast<std::size_t>(op)] = static_cast<int>(k);
     }
   }
 
-  // Values in spec order, so integer_if_dtype_of sees its tensor first.
-  Instruction ins;
+  // Values in spec order, so integer_if_dtype_of sees its tensor first. The
+  // scratch instruction keeps its operands' buffers from line to line.
+  Instruction& ins = state.scratch_instruction;
   ins.spec_index = spec_index;
-  ins.operands.reserve(is.operands.size());
+  ins.operands.resize(is.operands.size());
   bool uses_poisoned = false;
   for (std::size_t i = 0; i < is.operands.size(); ++i) {
     const OperandSpec& os = is.operands[i];
+    Operand& o = ins.operands[i];
     if (item_of[i] < 0) {
       if (os.required) error(mnemonic.column, "missing required key '" + os.name + "' for " + is.name);
-      ins.operands.push_back(default_operand(state, is, static_cast<int>(i), ins.operands));
+      set_default_operand(state, is, static_cast<int>(i), ins.operands, o);
       continue;
     }
     const KeyValue& kv = items[static_cast<std::size_t>(item_of[i])];
     if (kv.malformed) {
       ok = false;
-      ins.operands.push_back(Operand{});
+      reset_operand(o);
       continue;
     }
     TokenCursor cur{tokens, kv.value_begin, kv.value_end, kv.value_stop};
     try {
-      ins.operands.push_back(resolve_operand(state, is, static_cast<int>(i), ins.operands, cur));
-      const Operand& o = ins.operands.back();
+      resolve_operand(state, is, static_cast<int>(i), ins.operands, cur, o);
       if (o.state == OperandState::tensor && state.tensor_sites[static_cast<std::size_t>(o.view.tensor)].poisoned) uses_poisoned = true;
     } catch (const SourceError& e) {
       // LANGUAGE.md 2.3: an operand's error points at its key.
       error(kv.key_column(), e.message);
-      ins.operands.push_back(Operand{});
+      reset_operand(o);
     }
   }
   if (!ok) return;
@@ -136,7 +129,9 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
       error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column() : mnemonic.column, f.message);
     }
   }
-  if (ok) state.program.instructions.push_back(std::move(ins));
+  if (!ok) return;
+  if (state.sink) state.sink->add(state.program, ins);
+  else state.program.instructions.push_back(ins);
 }
 
 }  // namespace nisa

@@ -19,13 +19,13 @@ std::string quoted(std::string_view s) {
 // What a value's first token looks like, for "wrong kind" messages.
 std::string describe_value(const AssemblyState& state, const Token& t) {
   if (t.kind == TokenKind::identifier) {
-    if (state.find_tensor(t.text) >= 0) return "tensor '" + t.text + "'";
-    if (t.text == "true" || t.text == "false") return "bool " + t.text;
-    return "'" + t.text + "'";
+    if (state.find_tensor(t.text) >= 0) return "tensor '" + std::string(t.text) + "'";
+    if (t.text == "true" || t.text == "false") return "bool " + std::string(t.text);
+    return "'" + std::string(t.text) + "'";
   }
   if (t.kind == TokenKind::integer || t.kind == TokenKind::real || t.is('-') || t.is('(')) return "a number";
   if (t.kind == TokenKind::end) return "nothing";
-  return "'" + t.text + "'";
+  return "'" + std::string(t.text) + "'";
 }
 
 int64_t slice_bound(const AssemblyState& state, TokenCursor& cur, std::string_view what) {
@@ -91,14 +91,25 @@ Operand scalar_operand(const ExprValue& v, bool as_integer, int column, std::str
   return o;
 }
 
-TensorView parse_tensor_view(const AssemblyState& state, TokenCursor& cur) {
+void reset_operand(Operand& out) {
+  out.state = OperandState::absent;
+  out.view.tensor = -1;
+  out.view.dims.clear();
+  out.scalar = 0;
+  out.integer = 0;
+}
+
+void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v) {
   const Token& name = cur.next();
   const int index = state.find_tensor(name.text);
-  TensorView v = whole_view(state.program, index);
-  if (!cur.accept('[')) return v;
   const TensorDecl& t = state.program.tensors[static_cast<std::size_t>(index)];
+  // The whole tensor, then the slices given replace their dimensions (S1.4).
+  v.tensor = index;
+  v.dims.resize(t.shape.size());
+  for (std::size_t d = 0; d < t.shape.size(); ++d) v.dims[d] = DimSlice{0, t.shape[d], 1};
+  if (!cur.accept('[')) return;
   std::size_t dim = 0;
-  if (cur.accept(']')) return v;
+  if (cur.accept(']')) return;
   while (true) {
     if (dim >= t.shape.size())
       throw SourceError{cur.peek().column, "tensor '" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, got more slices"};
@@ -107,13 +118,12 @@ TensorView parse_tensor_view(const AssemblyState& state, TokenCursor& cur) {
     if (cur.accept(']')) break;
     if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' or ']' in the slices of '" + t.name + "'"};
   }
-  return v;
 }
 
-Operand default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier) {
+void set_default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, Operand& o) {
   const OperandSpec& os = ins.operands[static_cast<std::size_t>(index)];
-  Operand o;
-  if (!os.default_value) return o;
+  reset_operand(o);
+  if (!os.default_value) return;
   const DefaultValue& d = *os.default_value;
   switch (os.kind) {
     case OperandKind::tensor: break;
@@ -146,21 +156,22 @@ Operand default_operand(const AssemblyState& state, const InstructionSpec& ins, 
       o.integer = static_cast<int64_t>(d.number);
       break;
   }
-  return o;
 }
 
-Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur) {
+void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur,
+                     Operand& o) {
   const OperandSpec& os = ins.operands[static_cast<std::size_t>(index)];
-  const std::string key = quoted(os.name);
+  const std::string_view key_name = os.name;
+  auto key = [&] { return quoted(key_name); };  // for messages only
   const Token& first = cur.peek();
   const bool names_tensor = first.kind == TokenKind::identifier && state.find_tensor(first.text) >= 0;
-  Operand o;
+  reset_operand(o);
   auto unknown_tensor = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> names = state.tensor_names();
     names.insert(names.end(), extra.begin(), extra.end());
-    return SourceError{first.column, "unknown tensor '" + first.text + "'" + did_you_mean(first.text, names)};
+    return SourceError{first.column, "unknown tensor '" + std::string(first.text) + "'" + did_you_mean(first.text, names)};
   };
-  auto is_known_name = [&](const std::string& n) {
+  auto is_known_name = [&](std::string_view n) {
     return state.scope().find(n).has_value() || n == "inf" || n == "nan" || n == "fp32.min" || n == "fp32.max";
   };
   auto scalar = [&] {
@@ -169,36 +180,39 @@ Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, 
       const Operand& ref = earlier[static_cast<std::size_t>(os.integer_if_dtype_of)];
       return ref.state == OperandState::tensor && dtype_is_int(state.program.tensors[static_cast<std::size_t>(ref.view.tensor)].dtype);
     }();
-    return scalar_operand(parse_expression(cur, state.scope()), as_int, first.column, key);
+    const Operand v = scalar_operand(parse_expression(cur, state.scope()), as_int, first.column, key());
+    o.state = v.state;
+    o.scalar = v.scalar;
+    o.integer = v.integer;
   };
 
   switch (os.kind) {
     case OperandKind::tensor:
       if (!names_tensor) {
         if (first.kind == TokenKind::identifier && !is_known_name(first.text) && first.text != "true" && first.text != "false") throw unknown_tensor({});
-        throw SourceError{first.column, key + " takes a tensor, got " + describe_value(state, first)};
+        throw SourceError{first.column, key() + " takes a tensor, got " + describe_value(state, first)};
       }
       o.state = OperandState::tensor;
-      o.view = parse_tensor_view(state, cur);
+      parse_tensor_view(state, cur, o.view);
       break;
     case OperandKind::tensor_or_scalar:
       if (names_tensor) {
         o.state = OperandState::tensor;
-        o.view = parse_tensor_view(state, cur);
+        parse_tensor_view(state, cur, o.view);
       } else {
         if (first.kind == TokenKind::identifier && !is_known_name(first.text)) throw unknown_tensor(state.scope().names());
-        o = scalar();
+        scalar();
       }
       break;
     case OperandKind::scalar:
       if (names_tensor || first.text == "true" || first.text == "false")
-        throw SourceError{first.column, key + " takes a scalar, got " + describe_value(state, first)};
-      o = scalar();
+        throw SourceError{first.column, key() + " takes a scalar, got " + describe_value(state, first)};
+      scalar();
       break;
     case OperandKind::enumeration: {
       const EnumSpec& es = state.spec.enums[static_cast<std::size_t>(os.enum_id)];
       if (first.kind != TokenKind::identifier || names_tensor)
-        throw SourceError{first.column, key + " takes a value of enum " + es.name + ", got " + describe_value(state, first)};
+        throw SourceError{first.column, key() + " takes a value of enum " + es.name + ", got " + describe_value(state, first)};
       cur.next();
       int v = es.find(first.text);
       if (v < 0) {
@@ -207,7 +221,7 @@ Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, 
           names.push_back(ev.name);
           names.insert(names.end(), ev.aliases.begin(), ev.aliases.end());
         }
-        throw SourceError{first.column, "unknown " + es.name + " value '" + first.text + "' for " + key + did_you_mean(first.text, names)};
+        throw SourceError{first.column, "unknown " + es.name + " value '" + std::string(first.text) + "' for " + key() + did_you_mean(first.text, names)};
       }
       o.state = OperandState::enumerated;
       o.integer = v;
@@ -215,20 +229,19 @@ Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, 
     }
     case OperandKind::boolean:
       if (first.kind != TokenKind::identifier || (first.text != "true" && first.text != "false"))
-        throw SourceError{first.column, key + " takes true or false, got " + describe_value(state, first)};
+        throw SourceError{first.column, key() + " takes true or false, got " + describe_value(state, first)};
       cur.next();
       o.state = OperandState::boolean;
       o.integer = first.text == "true" ? 1 : 0;
       break;
     case OperandKind::integer:
       if (names_tensor || first.text == "true" || first.text == "false")
-        throw SourceError{first.column, key + " takes an integer, got " + describe_value(state, first)};
+        throw SourceError{first.column, key() + " takes an integer, got " + describe_value(state, first)};
       o.state = OperandState::integer;
-      o.integer = require_integer(parse_expression(cur, state.scope()), first.column, key);
+      o.integer = require_integer(parse_expression(cur, state.scope()), first.column, key());
       break;
   }
-  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + cur.peek().text + "' after the value of " + key};
-  return o;
+  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after the value of " + key()};
 }
 
 }  // namespace nisa

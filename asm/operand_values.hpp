@@ -10,16 +10,21 @@
 
 namespace nisa {
 
-// Resolves operand `index` of `ins`; `earlier` holds the already resolved
-// operands before it in spec order (for integer_if_dtype_of). The cursor must
-// cover exactly the value's tokens. Throws SourceError.
-Operand resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur);
+// Resolves operand `index` of an instruction into `out`; `operands` holds
+// the already resolved operands before it in spec order (for
+// integer_if_dtype_of). The cursor must cover exactly the value's tokens.
+// Throws SourceError (`out` is then unspecified: reset it).
+void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& operands, TokenCursor& cur,
+                     Operand& out);
 
-// The default of an optional operand (absent if it has none).
-Operand default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier);
+// The default of an optional operand (absent if it has none), into `out`.
+void set_default_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& operands, Operand& out);
 
-// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor).
-TensorView parse_tensor_view(const AssemblyState& state, TokenCursor& cur);
+// `out` = Operand{}, keeping the capacity of its view's dimension list.
+void reset_operand(Operand& out);
+
+// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor), into `v`.
+void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v);
 
 // float32 nearest (ties to even) to a double, inf beyond the float range.
 float round_to_float32(double v);

@@ -1,7 +1,8 @@
 #include "source_lexer.hpp"
 
-#include <cerrno>
+#include <charconv>
 #include <cstdlib>
+#include <system_error>
 #include <string>
 
 namespace nisa {
@@ -37,7 +38,7 @@ Token lex_number(std::string_view line, std::size_t& i) {
     }
     t.kind = TokenKind::integer;
     t.integer = static_cast<int64_t>(v);
-    t.text = std::string(line.substr(start, i - start));
+    t.text = line.substr(start, i - start);
     return t;
   }
   bool real = false;
@@ -56,25 +57,58 @@ Token lex_number(std::string_view line, std::size_t& i) {
       while (i < line.size() && is_digit(line[i])) ++i;
     }
   }
-  t.text = std::string(line.substr(start, i - start));
+  t.text = line.substr(start, i - start);
   if (i < line.size() && (is_ident_char(line[i]) || line[i] == '.')) {
     while (i < line.size() && (is_ident_char(line[i]) || line[i] == '.')) ++i;
     throw SourceError{t.column, "malformed number '" + std::string(line.substr(start, i - start)) + "'"};
   }
   if (real) {
     t.kind = TokenKind::real;
-    t.real = std::strtod(t.text.c_str(), nullptr);  // overflow gives inf, like the float it becomes
+    t.real = real_literal_value(t.text);  // overflow gives inf, like the float it becomes
     return t;
   }
+  // Decimal digits only here: accumulate with an overflow check (what strtoll's ERANGE reported).
   t.kind = TokenKind::integer;
-  errno = 0;
-  long long v = std::strtoll(t.text.c_str(), nullptr, 10);
-  if (errno == ERANGE) throw SourceError{t.column, "integer literal " + t.text + " is too large"};
-  t.integer = v;
+  uint64_t v = 0;
+  for (char c : t.text) {
+    const auto d = static_cast<uint64_t>(c - '0');
+    if (v > (uint64_t{INT64_MAX} - d) / 10) throw SourceError{t.column, "integer literal " + std::string(t.text) + " is too large"};
+    v = v * 10 + d;
+  }
+  t.integer = static_cast<int64_t>(v);
   return t;
 }
 
+// strtod/strtof need a terminated string: number texts are short, so copy to the stack.
+template <class Convert>
+auto convert_terminated(std::string_view text, Convert convert) {
+  char buf[64];
+  if (text.size() < sizeof buf) {
+    text.copy(buf, text.size());
+    buf[text.size()] = '\0';
+    return convert(buf);
+  }
+  return convert(std::string(text).c_str());
+}
+
 }  // namespace
+
+// std::from_chars rounds exactly like strtod/strtof (nearest, ties to even)
+// and is several times faster; out of range it leaves the value alone, so
+// those (rare) texts go to strtod/strtof for their inf or denormal result.
+double real_literal_value(std::string_view text) {
+  double v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return v;
+  return convert_terminated(text, [](const char* c) { return std::strtod(c, nullptr); });
+}
+
+float real_literal_f32(std::string_view text) {
+  float v = 0;
+  const auto r = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (r.ec == std::errc() && r.ptr == text.data() + text.size()) return v;
+  return convert_terminated(text, [](const char* c) { return std::strtof(c, nullptr); });
+}
 
 std::vector<Token> tokenize_line(std::string_view line) {
   std::vector<Token> out;
@@ -97,13 +131,13 @@ void tokenize_line(std::string_view line, std::vector<Token>& out) {
       std::size_t s = i;
       // Dotted names such as fp32.min are one identifier.
       while (i < line.size() && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])))) ++i;
-      out.push_back(Token{TokenKind::identifier, std::string(line.substr(s, i - s)), 0, 0, column});
+      out.push_back(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
       continue;
     }
     if (c == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])) {
       std::size_t s = ++i;
       while (i < line.size() && is_ident_char(line[i])) ++i;
-      out.push_back(Token{TokenKind::directive, std::string(line.substr(s, i - s)), 0, 0, column});
+      out.push_back(Token{TokenKind::directive, line.substr(s, i - s), 0, 0, column});
       continue;
     }
     if (is_digit(c) || (c == '.' && i + 1 < line.size() && is_digit(line[i + 1]))) {
@@ -114,13 +148,13 @@ void tokenize_line(std::string_view line, std::vector<Token>& out) {
       std::size_t s = ++i;
       while (i < line.size() && line[i] != '"') ++i;
       if (i == line.size()) throw SourceError{column, "unterminated string"};
-      out.push_back(Token{TokenKind::string, std::string(line.substr(s, i - s)), 0, 0, column});
+      out.push_back(Token{TokenKind::string, line.substr(s, i - s), 0, 0, column});
       ++i;
       continue;
     }
     static constexpr std::string_view puncts = "[],:=@()+-*/%";
     if (puncts.find(c) != std::string_view::npos) {
-      out.push_back(Token{TokenKind::punct, std::string(1, c), 0, 0, column});
+      out.push_back(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
       ++i;
       continue;
     }
@@ -132,7 +166,7 @@ void tokenize_line(std::string_view line, std::vector<Token>& out) {
     }
     throw SourceError{column, "unexpected character '" + shown + "'"};
   }
-  out.push_back(Token{TokenKind::end, "", 0, 0, static_cast<int>(line.size()) + 1});
+  out.push_back(Token{TokenKind::end, {}, 0, 0, static_cast<int>(line.size()) + 1});
 }
 
 }  // namespace nisa

@@ -15,7 +15,9 @@ enum class TokenKind : uint8_t { identifier, directive, integer, real, string, p
 
 struct Token {
   TokenKind kind = TokenKind::end;
-  std::string text;    // identifier/directive name (directive without '.'), string contents, punct char
+  // Identifier/directive name (directive without '.'), string contents, punct
+  // char, number text: a view into the line, which must outlive the token.
+  std::string_view text;
   int64_t integer = 0; // integer literal
   double real = 0;     // real literal
   int column = 1;      // 1-based column of the first character
@@ -28,5 +30,10 @@ std::vector<Token> tokenize_line(std::string_view line);
 // The same into `out` (cleared first), so that a caller tokenizing many lines
 // reuses one buffer instead of allocating per line.
 void tokenize_line(std::string_view line, std::vector<Token>& out);
+
+// The value of a real literal's text: the double (strtod: nearest, inf on
+// overflow) and the float32 nearest to the decimal text itself (strtof).
+double real_literal_value(std::string_view text);
+float real_literal_f32(std::string_view text);
 
 }  // namespace nisa

@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "error.hpp"
@@ -98,11 +99,21 @@ struct BitWriter {
   std::vector<uint8_t> bytes;
   uint64_t bit_count = 0;
 
+  // The low `width` bits of v (0..64): the rest of the last byte, then whole bytes.
   void bits(uint64_t v, int width) {
-    for (int i = 0; i < width; ++i, ++bit_count) {
-      if (bit_count % 8 == 0) bytes.push_back(0);
-      if ((v >> i) & 1u) bytes.back() = static_cast<uint8_t>(bytes.back() | (1u << (bit_count % 8)));
+    if (width <= 0) return;
+    if (width < 64) v &= (uint64_t{1} << width) - 1;
+    const int used = static_cast<int>(bit_count % 8);
+    bit_count += static_cast<uint64_t>(width);
+    int left = width;
+    if (used != 0) {
+      bytes.back() = static_cast<uint8_t>(bytes.back() | (v << used));
+      const int room = 8 - used;
+      if (left <= room) return;
+      v >>= room;
+      left -= room;
     }
+    for (; left > 0; left -= 8, v >>= 8) bytes.push_back(static_cast<uint8_t>(v));
   }
 };
 
@@ -120,7 +131,13 @@ struct BitReader {
   uint64_t remaining() const { return bit_count - pos; }
 
   uint64_t bits(int width, const std::string& what) {
-    if (remaining() < static_cast<uint64_t>(width)) fail("truncated instruction stream in " + what, byte_offset());
+    return bits(width, [&] { return what; });
+  }
+  // `what()` names the field, built only if the read fails.
+  template <class Describe>
+    requires std::is_invocable_v<const Describe&>
+  uint64_t bits(int width, const Describe& what) {
+    if (remaining() < static_cast<uint64_t>(width)) fail("truncated instruction stream in " + what(), byte_offset());
     uint64_t v = 0;
     for (int i = 0; i < width; ++i, ++pos)
       if ((data[pos / 8] >> (pos % 8)) & 1u) v |= uint64_t{1} << i;

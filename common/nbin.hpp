@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bit_stream.hpp"
 #include "program.hpp"
 #include "spec.hpp"
 
@@ -14,6 +15,39 @@ namespace nisa {
 
 // Encodes a checked program. Throws InputError if a value does not fit its field.
 std::vector<uint8_t> encode_program(const Spec& spec, const Program& program);
+
+// The same, one instruction at a time, so that the assembler can hand each
+// instruction over as it accepts it and never hold a long program in memory
+// (`nisa asm`). encode_program is add() for every instruction, then finish().
+class NbinEncoder {
+ public:
+  explicit NbinEncoder(const Spec& spec, std::size_t expected_instructions = 0);
+
+  // `program` holds the tensors the instruction names (its own instruction
+  // list is not read). A value that does not fit its field is remembered and
+  // thrown by finish(), so errors come in the same order as encode_program's.
+  void add(const Program& program, const Instruction& ins);
+
+  // The file is `head` (header, tensor table, line table, stream size)
+  // followed by the `stream` chunks (the instructions), so that a long stream
+  // is never copied into one buffer. Throws InputError.
+  struct Parts {
+    std::vector<uint8_t> head;
+    std::vector<std::vector<uint8_t>> stream;
+  };
+  Parts finish(const Program& program);
+
+ private:
+  const Spec& spec_;
+  ByteWriter line_table_;  // zig-zag line differences
+  // The stream so far: full chunks, then the writer (whose last byte may be partial).
+  std::vector<std::vector<uint8_t>> chunks_;
+  std::size_t chunk_bytes_ = 0;
+  BitWriter stream_;
+  std::size_t count_ = 0;
+  int64_t previous_line_ = 0;
+  std::string error_;  // the first encoding failure, after "FILE"
+};
 
 // Decodes and fully validates a binary (structure, spec id, opcodes, enum
 // ranges, and check_tensor / check_instruction for everything). Any defect

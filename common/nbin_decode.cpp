@@ -21,18 +21,22 @@ struct FieldReader {
   BitReader& in;
   std::string where;  // "instruction N (mnemonic, line L)"
   std::vector<std::size_t> operand_at;  // byte offset of each operand's field, for later checks
-  std::string operand;
+  const std::string* operand = nullptr;  // the spec's name of the operand being read
 
-  void begin_operand(const std::string& name, int index) {
+  void begin_operand(const std::string* name, int index) {
     operand = name;
     if (index >= 0) operand_at[static_cast<std::size_t>(index)] = in.byte_offset();
   }
-  std::string context() const { return operand.empty() ? where : where + ", operand " + operand; }
+  std::string context() const { return operand == nullptr || operand->empty() ? where : where + ", operand " + *operand; }
   [[noreturn]] void fail(const std::string& why) const { in.fail(context() + ": " + why, in.byte_offset()); }
-  void flag(bool& b) { b = in.bits(1, context()) != 0; }
-  void unsigned_field(int64_t& v, int width, const char*) { v = static_cast<int64_t>(in.bits(width, context())); }
+  // The context is only spelled out if a read fails.
+  auto describe() const {
+    return [this] { return context(); };
+  }
+  void flag(bool& b) { b = in.bits(1, describe()) != 0; }
+  void unsigned_field(int64_t& v, int width, const char*) { v = static_cast<int64_t>(in.bits(width, describe())); }
   void signed_field(int64_t& v, int width, const char*) {
-    uint64_t u = in.bits(width, context());
+    uint64_t u = in.bits(width, describe());
     if (width < 64 && ((u >> (width - 1)) & 1u)) u |= ~uint64_t{0} << width;  // sign-extend
     v = static_cast<int64_t>(u);
   }
@@ -194,7 +198,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     if (ins.spec_index < 0) in.fail(where + ": unknown opcode " + std::to_string(opcode), at);
     const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
     FieldReader fr{in, "instruction " + std::to_string(i) + " (" + is.name + ", line " + std::to_string(ins.line) + ")",
-                   std::vector<std::size_t>(is.operands.size(), at), ""};
+                   std::vector<std::size_t>(is.operands.size(), at), nullptr};
     nbin::code_instruction(fr, spec, p, ins);
     nbin::resolve_scalars(p, is, ins);
     nbin::validate_instruction(spec, p, ins, file_name, fr.where, fr.operand_at, at);

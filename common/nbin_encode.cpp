@@ -1,5 +1,6 @@
 // Program -> .nbin bytes (docs/NBIN.md). The instruction fields are written
 // by nbin::code_instruction, the same walk the decoder reads with.
+#include <algorithm>
 #include <bit>
 
 #include "error.hpp"
@@ -10,31 +11,35 @@ namespace nisa {
 
 namespace {
 
+// A field that does not fit: the message after the file name, which is only
+// final once the whole source is read (a later .file changes it).
+struct EncodeFailure {
+  std::string after_file;
+};
+
 // The write side of the field walk: checks that each value fits its field and
 // otherwise names the instruction and operand.
 struct FieldWriter {
   static constexpr bool reading = false;
   BitWriter& out;
-  const Program& program;
   const std::string& mnemonic;
   std::size_t index;  // instruction number, 0-based
   uint32_t line;
-  std::string operand;
+  const std::string* operand = nullptr;
 
-  void begin_operand(const std::string& name, int) { operand = name; }
+  void begin_operand(const std::string* name, int) { operand = name; }
   [[noreturn]] void fail(const std::string& why) const {
-    std::string where = program.file + ":" + std::to_string(line) + ": error: cannot encode instruction " +
-                        std::to_string(index) + " (" + mnemonic + ")";
-    if (!operand.empty()) where += ", operand " + operand;
-    throw InputError(where + ": " + why);
+    std::string where = ":" + std::to_string(line) + ": error: cannot encode instruction " + std::to_string(index) + " (" + mnemonic + ")";
+    if (operand != nullptr && !operand->empty()) where += ", operand " + *operand;
+    throw EncodeFailure{where + ": " + why};
   }
-  void flag(bool& b) { out.bits(b ? 1 : 0, 1); }
-  void unsigned_field(int64_t& v, int width, const char* what) {
+  void flag(bool b) { out.bits(b ? 1 : 0, 1); }
+  void unsigned_field(int64_t v, int width, const char* what) {
     if (v < 0 || (width < 63 && v >= (int64_t{1} << width)))
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");
     out.bits(static_cast<uint64_t>(v), width);
   }
-  void signed_field(int64_t& v, int width, const char* what) {
+  void signed_field(int64_t v, int width, const char* what) {
     if (width < 64 && (v < -(int64_t{1} << (width - 1)) || v >= (int64_t{1} << (width - 1))))
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");
     out.bits(static_cast<uint64_t>(v), width);
@@ -76,56 +81,93 @@ void write_tensor(ByteWriter& w, const Program& p, const TensorDecl& t) {
 
 }  // namespace
 
-std::vector<uint8_t> encode_program(const Spec& spec, const Program& program) {
-  if (program.arch < 0 || static_cast<std::size_t>(program.arch) >= spec.archs.size())
+namespace {
+// The stream grows in chunks of this size: no regrowth copies, and each
+// page is touched once.
+constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+}  // namespace
+
+NbinEncoder::NbinEncoder(const Spec& spec, std::size_t expected_instructions) : spec_(spec) {
+  line_table_.bytes.reserve(expected_instructions);
+  stream_.bytes.reserve(std::min(kChunkBytes, expected_instructions * 16) + 256);
+}
+
+void NbinEncoder::add(const Program& program, const Instruction& ins) {
+  const std::size_t index = count_++;
+  // Line table: each instruction's line as a zig-zag difference from the
+  // previous one (mostly +1: one byte each).
+  line_table_.varint(nbin::zigzag(static_cast<int64_t>(ins.line) - previous_line_));
+  previous_line_ = ins.line;
+  if (!error_.empty()) return;  // only the first failure is reported
+  if (ins.spec_index < 0 || static_cast<std::size_t>(ins.spec_index) >= spec_.instructions.size()) {
+    error_ = ": error: cannot encode instruction " + std::to_string(index) + ": no such instruction";
+    return;
+  }
+  const InstructionSpec& is = spec_.instructions[static_cast<std::size_t>(ins.spec_index)];
+  try {
+    stream_.bits(static_cast<uint64_t>(is.opcode), spec_.opcode_bits);
+    FieldWriter fw{stream_, is.name, index, ins.line};
+    nbin::code_instruction(fw, spec_, program, ins);
+  } catch (const EncodeFailure& f) {
+    error_ = f.after_file;
+  }
+  if (stream_.bytes.size() >= kChunkBytes) {
+    // Keep the last byte in the writer: the next instruction may fill its free bits.
+    std::vector<uint8_t> chunk;
+    chunk.swap(stream_.bytes);
+    stream_.bytes.reserve(kChunkBytes + 256);
+    stream_.bytes.push_back(chunk.back());
+    chunk.pop_back();
+    chunk_bytes_ += chunk.size();
+    chunks_.push_back(std::move(chunk));
+  }
+}
+
+NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
+  if (program.arch < 0 || static_cast<std::size_t>(program.arch) >= spec_.archs.size())
     throw InputError(file_error(program.file, "cannot encode: arch index " + std::to_string(program.arch)));
 
   ByteWriter w;
   w.bytes.assign(std::begin(nbin::kMagic), std::end(nbin::kMagic));
   w.fixed(nbin::kFormatVersion, 2);
   w.fixed(static_cast<uint64_t>(program.arch), 2);
-  w.fixed(spec.id, 8);
+  w.fixed(spec_.id, 8);
   w.fixed(0, 4);  // payload size, filled in below
   w.fixed(0, 4);  // CRC-32, filled in below
 
-  if (program.tensors.size() > nbin::max_tensor_count(spec))
+  if (program.tensors.size() > nbin::max_tensor_count(spec_))
     throw InputError(file_error(program.file, "cannot encode: " + std::to_string(program.tensors.size()) +
                                                   " tensors, the spec's tensor fields can name " +
-                                                  std::to_string(nbin::max_tensor_count(spec))));
+                                                  std::to_string(nbin::max_tensor_count(spec_))));
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
+  if (!error_.empty()) throw InputError(program.file + error_);
 
-  // Line table: the source name, the instruction count, then each
-  // instruction's line as a zig-zag difference from the previous one (mostly
-  // +1: one byte each). It precedes the stream so decode errors can name lines.
+  // Line table: the source name, the instruction count, then the differences.
+  // It precedes the stream so decode errors can name lines.
   w.text(program.file);
-  w.varint(program.instructions.size());
-  int64_t previous = 0;
-  for (const Instruction& ins : program.instructions) {
-    w.varint(nbin::zigzag(static_cast<int64_t>(ins.line) - previous));
-    previous = ins.line;
-  }
+  w.varint(count_);
+  w.bytes.insert(w.bytes.end(), line_table_.bytes.begin(), line_table_.bytes.end());
+  const std::size_t stream_size = chunk_bytes_ + stream_.bytes.size();
+  w.varint(stream_size);
 
-  BitWriter stream;
-  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-    Instruction ins = program.instructions[i];  // the walk assigns canonical forms in place
-    if (ins.spec_index < 0 || static_cast<std::size_t>(ins.spec_index) >= spec.instructions.size())
-      throw InputError(file_error(program.file, "cannot encode instruction " + std::to_string(i) + ": no such instruction"));
-    const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
-    stream.bits(static_cast<uint64_t>(is.opcode), spec.opcode_bits);
-    FieldWriter fw{stream, program, is.name, i, ins.line, ""};
-    nbin::code_instruction(fw, spec, program, ins);
-  }
-  w.varint(stream.bytes.size());
-  w.bytes.insert(w.bytes.end(), stream.bytes.begin(), stream.bytes.end());
-
-  std::size_t payload = w.bytes.size() - nbin::kHeaderSize;
+  const std::size_t payload = w.bytes.size() - nbin::kHeaderSize + stream_size;
   if (payload > UINT32_MAX) throw InputError(file_error(program.file, "cannot encode: program too large"));
   for (int i = 0; i < 4; ++i) w.bytes[nbin::kPayloadSizeAt + static_cast<std::size_t>(i)] = static_cast<uint8_t>(payload >> (8 * i));
+  chunks_.push_back(std::move(stream_.bytes));
   uint32_t crc = nbin::crc32(w.bytes.data(), nbin::kCrcAt);
-  crc = nbin::crc32(w.bytes.data() + nbin::kHeaderSize, payload, crc);
+  crc = nbin::crc32(w.bytes.data() + nbin::kHeaderSize, w.bytes.size() - nbin::kHeaderSize, crc);
+  for (const std::vector<uint8_t>& chunk : chunks_) crc = nbin::crc32(chunk.data(), chunk.size(), crc);
   for (int i = 0; i < 4; ++i) w.bytes[nbin::kCrcAt + static_cast<std::size_t>(i)] = static_cast<uint8_t>(crc >> (8 * i));
-  return std::move(w.bytes);
+  return Parts{std::move(w.bytes), std::move(chunks_)};
+}
+
+std::vector<uint8_t> encode_program(const Spec& spec, const Program& program) {
+  NbinEncoder encoder(spec, program.instructions.size());
+  for (const Instruction& ins : program.instructions) encoder.add(program, ins);
+  NbinEncoder::Parts parts = encoder.finish(program);
+  for (const std::vector<uint8_t>& chunk : parts.stream) parts.head.insert(parts.head.end(), chunk.begin(), chunk.end());
+  return std::move(parts.head);
 }
 
 }  // namespace nisa

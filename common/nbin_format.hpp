@@ -58,14 +58,15 @@ inline bool scalar_is_integer(const Program& p, const InstructionSpec& is, const
 }
 
 // One tensor view: index, 'whole tensor' bit, then per dimension 'whole
-// dimension' bit or start, count, 'step present' bit and step.
-template <class Io>
-void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, TensorView& v) {
+// dimension' bit or start, count, 'step present' bit and step. The writer
+// walks a const instruction (View = const TensorView): only the reader stores.
+template <class Io, class View>
+void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View& v) {
   int64_t tensor = v.tensor;
   io.unsigned_field(tensor, index_bits, "tensor index");
   if (tensor < 0 || tensor >= static_cast<int64_t>(p.tensors.size()))
     io.fail("tensor index " + std::to_string(tensor) + " but the program declares " + std::to_string(p.tensors.size()));
-  v.tensor = static_cast<int32_t>(tensor);
+  if constexpr (Io::reading) v.tensor = static_cast<int32_t>(tensor);
   const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(tensor)].shape;
   if constexpr (!Io::reading)
     if (v.dims.size() != shape.size()) io.fail("view has " + std::to_string(v.dims.size()) + " dimensions, tensor has " + std::to_string(shape.size()));
@@ -73,35 +74,37 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, Tenso
   bool whole = !Io::reading && is_whole(p, v);  // canonical: a whole view is always coded as whole
   io.flag(whole);
   if (whole) {
-    v = whole_view(p, v.tensor);
+    if constexpr (Io::reading) v = whole_view(p, v.tensor);
     return;
   }
   if constexpr (Io::reading) v.dims.assign(shape.size(), DimSlice{});
   const SliceEncoding& se = spec.slice_encoding;
   bool any_sliced = false;
   for (std::size_t d = 0; d < shape.size(); ++d) {
-    DimSlice& s = v.dims[d];
+    auto& s = v.dims[d];
     const DimSlice whole_dim{0, shape[d], 1};
     bool whole_d = !Io::reading && s == whole_dim;
     io.flag(whole_d);
     if (whole_d) {
-      s = whole_dim;
+      if constexpr (Io::reading) s = whole_dim;
       continue;
     }
     any_sliced = true;
-    io.unsigned_field(s.start, se.start_bits, "slice start");
-    io.unsigned_field(s.count, se.count_bits, "slice count");
-    bool has_step = s.step != 1;
+    int64_t start = s.start, count = s.count, step = s.step;
+    io.unsigned_field(start, se.start_bits, "slice start");
+    io.unsigned_field(count, se.count_bits, "slice count");
+    bool has_step = step != 1;
     io.flag(has_step);
-    if (has_step) io.unsigned_field(s.step, se.step_bits, "slice step");
+    if (has_step) io.unsigned_field(step, se.step_bits, "slice step");
     if constexpr (Io::reading) {
-      if (!has_step) s.step = 1;
-      if (has_step && s.step <= 1) io.fail("slice step " + std::to_string(s.step) + " is not in canonical form");
+      if (!has_step) step = 1;
+      s = DimSlice{start, count, step};
+      if (has_step && step <= 1) io.fail("slice step " + std::to_string(step) + " is not in canonical form");
       if (s == whole_dim) io.fail("whole dimension " + std::to_string(d) + " not coded as whole");
       // Division, not multiplication: with wide fields of a spec variant, start +
       // (count - 1) * step could overflow.
-      if (s.count < 1 || s.start >= shape[d] || (s.count - 1) > (shape[d] - 1 - s.start) / s.step)
-        io.fail("slice " + std::to_string(s.start) + " count " + std::to_string(s.count) + " step " + std::to_string(s.step) +
+      if (count < 1 || start >= shape[d] || (count - 1) > (shape[d] - 1 - start) / step)
+        io.fail("slice " + std::to_string(start) + " count " + std::to_string(count) + " step " + std::to_string(step) +
                 " outside dimension " + std::to_string(d) + " of size " + std::to_string(shape[d]));
     }
   }
@@ -113,14 +116,15 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, Tenso
 // keeps the raw bits in `integer` until the whole instruction is read, because
 // the operand that decides between the two may come later in field order
 // (resolve_scalars below).
-template <class Io>
-void code_scalar(Io& io, const Program& p, const InstructionSpec& is, const Instruction& ins, int operand, Operand& op) {
+template <class Io, class Op>
+void code_scalar(Io& io, const Program& p, const InstructionSpec& is, const Instruction& ins, int operand, Op& op) {
   int64_t raw = 0;
   if constexpr (!Io::reading) {
     bool integer = scalar_is_integer(p, is, ins, operand);
+    const int64_t value = op.integer;
     if (integer && op.state == OperandState::integer) {
-      if (op.integer < INT32_MIN || op.integer > INT32_MAX) io.fail("integer " + std::to_string(op.integer) + " does not fit int32");
-      raw = static_cast<int64_t>(static_cast<uint32_t>(static_cast<int32_t>(op.integer)));
+      if (value < INT32_MIN || value > INT32_MAX) io.fail("integer " + std::to_string(value) + " does not fit int32");
+      raw = static_cast<int64_t>(static_cast<uint32_t>(static_cast<int32_t>(value)));
     } else if (!integer && op.state == OperandState::scalar) {
       raw = std::bit_cast<uint32_t>(op.scalar);
     } else {
@@ -134,24 +138,26 @@ void code_scalar(Io& io, const Program& p, const InstructionSpec& is, const Inst
   }
 }
 
-template <class Io>
-void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionSpec& is, Instruction& ins, const FieldSpec& f) {
+template <class Io, class Ins>
+void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionSpec& is, Ins& ins, const FieldSpec& f) {
   const OperandSpec& os = is.operands[static_cast<std::size_t>(f.operand)];
-  Operand& op = ins.operands[static_cast<std::size_t>(f.operand)];
+  auto& op = ins.operands[static_cast<std::size_t>(f.operand)];
   if (os.optional_without_default()) {
     bool present = op.state != OperandState::absent;
     io.flag(present);
     if (!present) {
-      op = Operand{};
+      if constexpr (Io::reading) op = Operand{};
       return;
     }
   } else if (!Io::reading && op.state == OperandState::absent) {
     io.fail("missing (it has no default)");
   }
   auto expect = [&](OperandState s) {
-    if constexpr (!Io::reading)
+    if constexpr (!Io::reading) {
       if (op.state != s) io.fail("value of the wrong kind for a " + std::string(operand_kind_name(os.kind)) + " operand");
-    op.state = s;
+    } else {
+      op.state = s;
+    }
   };
   switch (os.kind) {
     case OperandKind::tensor:
@@ -162,7 +168,7 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       bool is_tensor = op.state == OperandState::tensor;
       io.flag(is_tensor);
       if (is_tensor) {
-        op.state = OperandState::tensor;
+        if constexpr (Io::reading) op.state = OperandState::tensor;
         code_view(io, spec, p, f.bits, op.view);
       } else {
         code_scalar(io, p, is, ins, f.operand, op);
@@ -174,40 +180,45 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       break;
     case OperandKind::enumeration: {
       expect(OperandState::enumerated);
-      io.unsigned_field(op.integer, f.bits, "enum value");
+      int64_t value = op.integer;
+      io.unsigned_field(value, f.bits, "enum value");
+      if constexpr (Io::reading) op.integer = value;
       const EnumSpec& e = spec.enums[static_cast<std::size_t>(os.enum_id)];
-      if (op.integer < 0 || op.integer >= static_cast<int64_t>(e.values.size()))
-        io.fail("enum value " + std::to_string(op.integer) + " out of range for " + e.name);
+      if (value < 0 || value >= static_cast<int64_t>(e.values.size()))
+        io.fail("enum value " + std::to_string(value) + " out of range for " + e.name);
       break;
     }
     case OperandKind::boolean: {
       expect(OperandState::boolean);
       bool b = op.integer != 0;
       io.flag(b);
-      op.integer = b ? 1 : 0;
+      if constexpr (Io::reading) op.integer = b ? 1 : 0;
       break;
     }
     case OperandKind::integer:
       expect(OperandState::integer);
-      io.signed_field(op.integer, f.bits, "integer");
-      if (op.integer < os.int_min || op.integer > os.int_max)
-        io.fail("integer " + std::to_string(op.integer) + " outside [" + std::to_string(os.int_min) + ", " +
+      int64_t value = op.integer;
+      io.signed_field(value, f.bits, "integer");
+      if constexpr (Io::reading) op.integer = value;
+      if (value < os.int_min || value > os.int_max)
+        io.fail("integer " + std::to_string(value) + " outside [" + std::to_string(os.int_min) + ", " +
                 std::to_string(os.int_max) + "]");
       break;
   }
 }
 
 // Every operand in the spec's encoding order (the opcode is coded by the caller).
-template <class Io>
-void code_instruction(Io& io, const Spec& spec, const Program& p, Instruction& ins) {
+// The writer passes a const Instruction: it reads and never canonicalises in place.
+template <class Io, class Ins>
+void code_instruction(Io& io, const Spec& spec, const Program& p, Ins& ins) {
   const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
   if constexpr (Io::reading) ins.operands.assign(is.operands.size(), Operand{});
   if (ins.operands.size() != is.operands.size()) io.fail("has " + std::to_string(ins.operands.size()) + " operands, the spec " + std::to_string(is.operands.size()));
   for (const FieldSpec& f : is.encoding) {
-    io.begin_operand(is.operands[static_cast<std::size_t>(f.operand)].name, f.operand);
+    io.begin_operand(&is.operands[static_cast<std::size_t>(f.operand)].name, f.operand);
     code_operand(io, spec, p, is, ins, f);
   }
-  io.begin_operand("", -1);
+  io.begin_operand(nullptr, -1);
 }
 
 // Reader side of code_scalar: now that every operand is known, the raw bits

@@ -113,18 +113,18 @@ struct InstructionChecker {
     for (std::size_t k = 0; k < v.dims.size(); ++k) {
       const DimSlice& d = v.dims[k];
       const int64_t size = t.shape[k];
-      std::string where = quoted(key(i)) + ": dimension " + std::to_string(k) + " of '" + t.name + "'";
+      auto where = [&] { return quoted(key(i)) + ": dimension " + std::to_string(k) + " of '" + t.name + "'"; };  // for messages only
       if (d.step < 1) {
-        fail(i, where + " has step " + std::to_string(d.step) + "; steps must be positive");
+        fail(i, where() + " has step " + std::to_string(d.step) + "; steps must be positive");
         ok = false;
       } else if (d.count < 1) {
-        fail(i, where + " selects " + std::to_string(d.count) + " elements; a slice must not be empty");
+        fail(i, where() + " selects " + std::to_string(d.count) + " elements; a slice must not be empty");
         ok = false;
       } else if (d.start < 0 || d.start >= size || (d.count - 1) > (size - 1 - d.start) / d.step) {
-        fail(i, where + ": slice " + slice_text(d) + " is out of range (size " + std::to_string(size) + ")");
+        fail(i, where() + ": slice " + slice_text(d) + " is out of range (size " + std::to_string(size) + ")");
         ok = false;
       } else if (k == 0 && t.memory != Memory::hbm && d.step != 1) {
-        fail(i, where + " is the partition dimension and cannot take a step (" + std::to_string(d.step) + ")");
+        fail(i, where() + " is the partition dimension and cannot take a step (" + std::to_string(d.step) + ")");
         ok = false;
       }
     }
@@ -191,20 +191,20 @@ struct InstructionChecker {
       if (!os.optional_without_default()) fail(i, quoted(key(i)) + " is missing");
       return;
     }
-    const std::string got = state_name(o.state);
+    auto got = [&] { return state_name(o.state); };  // for messages only
     switch (os.kind) {
       case OperandKind::tensor:
-        if (o.state != OperandState::tensor) return fail(i, quoted(key(i)) + " must be a tensor, got " + got);
+        if (o.state != OperandState::tensor) return fail(i, quoted(key(i)) + " must be a tensor, got " + got());
         return check_tensor_operand(i);
       case OperandKind::tensor_or_scalar:
         if (o.state == OperandState::tensor) return check_tensor_operand(i);
-        if (o.state != OperandState::scalar && o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be a tensor or a scalar, got " + got);
+        if (o.state != OperandState::scalar && o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be a tensor or a scalar, got " + got());
         return check_scalar_operand(i);
       case OperandKind::scalar:
-        if (o.state != OperandState::scalar && o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be a scalar, got " + got);
+        if (o.state != OperandState::scalar && o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be a scalar, got " + got());
         return check_scalar_operand(i);
       case OperandKind::enumeration: {
-        if (o.state != OperandState::enumerated) return fail(i, quoted(key(i)) + " must be an enum value, got " + got);
+        if (o.state != OperandState::enumerated) return fail(i, quoted(key(i)) + " must be an enum value, got " + got());
         const auto& es = spec.enums[static_cast<std::size_t>(os.enum_id)];
         if (o.integer < 0 || static_cast<std::size_t>(o.integer) >= es.values.size())
           return fail(i, quoted(key(i)) + " enum index " + std::to_string(o.integer) + " is out of range for " + es.name);
@@ -217,11 +217,11 @@ struct InstructionChecker {
         return;
       }
       case OperandKind::boolean:
-        if (o.state != OperandState::boolean) return fail(i, quoted(key(i)) + " must be true or false, got " + got);
+        if (o.state != OperandState::boolean) return fail(i, quoted(key(i)) + " must be true or false, got " + got());
         if (o.integer != 0 && o.integer != 1) fail(i, quoted(key(i)) + " bool value " + std::to_string(o.integer) + " is not 0 or 1");
         return;
       case OperandKind::integer:
-        if (o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be an integer, got " + got);
+        if (o.state != OperandState::integer) return fail(i, quoted(key(i)) + " must be an integer, got " + got());
         if (o.integer < os.int_min || o.integer > os.int_max)
           fail(i, quoted(key(i)) + " = " + std::to_string(o.integer) + " is out of range [" + std::to_string(os.int_min) + ", " + std::to_string(os.int_max) + "]");
         return;
