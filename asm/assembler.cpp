@@ -21,6 +21,8 @@ namespace {
 constexpr int64_t kMaxExecutedLines = 1'000'000;
 constexpr int64_t kMaxReptCount = 1'000'000;
 constexpr int kMaxReptNesting = 64;
+// Tokens of .rept body lines kept for the next iterations (48 bytes each: at most ~12 MB).
+constexpr std::size_t kMaxCachedTokens = std::size_t{1} << 18;
 
 bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
   return !tokens.empty() && tokens[0].kind == TokenKind::directive && tokens[0].text == name;
@@ -38,6 +40,10 @@ struct Driver {
   std::vector<LineKind> kinds;
   std::unordered_map<std::size_t, std::size_t> matching_endr;  // .rept line -> its .endr line (if any)
   std::vector<Token> toks;         // tokens of the line being executed
+  // Tokens of lines run inside a .rept, lexed once for every iteration
+  // (lexing depends on nothing but the text). Node-based: references stay valid.
+  std::unordered_map<std::size_t, std::vector<Token>> rept_line_tokens;
+  std::size_t cached_tokens = 0;
   std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
   int64_t executed = 0;
   bool stopped = false;
@@ -60,11 +66,29 @@ struct Driver {
     }
   }
 
-  // `toks` holds the .rept line; running the body overwrites it.
-  void execute_rept(std::size_t i) {
+  // The tokens of line i (lexed without error in the first pass): in `toks`,
+  // or kept from an earlier iteration of the .rept being run.
+  const std::vector<Token>& tokens_of(std::size_t i) {
+    if (open_repts.empty()) {
+      tokenize_line(lines[i], toks);
+      return toks;
+    }
+    if (auto it = rept_line_tokens.find(i); it != rept_line_tokens.end()) return it->second;
+    if (cached_tokens < kMaxCachedTokens) {
+      std::vector<Token>& kept = rept_line_tokens[i];
+      tokenize_line(lines[i], kept);
+      cached_tokens += kept.size();
+      return kept;
+    }
+    tokenize_line(lines[i], toks);
+    return toks;
+  }
+
+  // `t` holds the .rept line (it may be `toks`, which running the body overwrites).
+  void execute_rept(std::size_t i, const std::vector<Token>& t) {
     if (open_repts.size() >= static_cast<std::size_t>(kMaxReptNesting))
-      throw SourceError{toks[0].column, ".rept nested more than " + std::to_string(kMaxReptNesting) + " deep"};
-    TokenCursor cur{toks, 1};
+      throw SourceError{t[0].column, ".rept nested more than " + std::to_string(kMaxReptNesting) + " deep"};
+    TokenCursor cur{t, 1};
     const Token& var = cur.peek();
     if (var.kind != TokenKind::identifier) throw SourceError{var.column, "expected a variable name after .rept"};
     cur.next();
@@ -85,18 +109,18 @@ struct Driver {
     open_repts.pop_back();
   }
 
-  void execute_line(std::size_t i) {
+  void execute_line(std::size_t i, const std::vector<Token>& t) {
     const int line = static_cast<int>(i) + 1;
-    if (toks[0].kind == TokenKind::directive) {
-      const std::string_view d = toks[0].text;
+    if (t[0].kind == TokenKind::directive) {
+      const std::string_view d = t[0].text;
       if (d == "hbm" || d == "sbuf" || d == "psum") {
         state.body_started = true;
-        parse_declaration(state, diags, toks, line);
+        parse_declaration(state, diags, t, line);
       } else {
-        parse_directive(state, toks, line);
+        parse_directive(state, t, line);
       }
     } else {
-      parse_instruction(state, diags, toks, line);
+      parse_instruction(state, diags, t, line);
     }
   }
 
@@ -109,13 +133,17 @@ struct Driver {
       }
       if (kinds[i] == LineKind::skip) continue;
       const int line = static_cast<int>(i) + 1;
-      tokenize_line(lines[i], toks);  // lexed without error in the first pass
+      const std::vector<Token>& t = tokens_of(i);
       if (++executed > kMaxExecutedLines) {
         // Blame the outermost loop: that is where the count must change.
         const bool in_rept = !open_repts.empty();
         const std::size_t at = in_rept ? open_repts.front() : i;
-        if (in_rept) tokenize_line(lines[at], toks);
-        diags.error(static_cast<int>(at) + 1, toks[0].column,
+        int column = t[0].column;
+        if (in_rept) {
+          tokenize_line(lines[at], toks);
+          column = toks[0].column;
+        }
+        diags.error(static_cast<int>(at) + 1, column,
                     ".rept expansion exceeds the assembler's limit of " + std::to_string(kMaxExecutedLines) + " executed lines");
         stopped = true;
         return;
@@ -125,12 +153,12 @@ struct Driver {
           const auto match = matching_endr.find(i);
           if (match == matching_endr.end()) {
             // The rest would be read with the loop variable undefined: one error, not a cascade.
-            diags.error(line, toks[0].column, ".rept without a matching .endr");
+            diags.error(line, t[0].column, ".rept without a matching .endr");
             return;
           }
           const std::size_t after = match->second;
           try {
-            execute_rept(i);
+            execute_rept(i, t);
           } catch (const SourceError& e) {
             diags.error(line, e.column, e.message);
           }
@@ -138,10 +166,10 @@ struct Driver {
           continue;
         }
         if (kinds[i] == LineKind::endr) {
-          diags.error(line, toks[0].column, ".endr without a matching .rept");
+          diags.error(line, t[0].column, ".endr without a matching .rept");
           continue;
         }
-        execute_line(i);
+        execute_line(i, t);
       } catch (const SourceError& e) {
         diags.error(line, e.column, e.message);
       }
@@ -172,7 +200,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   }
   const SourceLines lines(source);
   DiagnosticList diags(file_name, lines);
-  Driver driver{AssemblyState{spec}, diags, lines, {}, {}, {}, {}, 0, false};
+  Driver driver{AssemblyState{spec}, diags, lines, {}, {}, {}, {}, 0, {}, 0, false};
   driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
@@ -180,7 +208,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   driver.kinds.assign(lines.size(), LineKind::skip);
   for (std::size_t i = 0; i < lines.size(); ++i) {
     try {
-      tokenize_line(lines[i], driver.toks);
+      check_line_tokens(lines[i], driver.toks);
       driver.classify(i, driver.toks);
     } catch (const SourceError& e) {
       diags.error(static_cast<int>(i) + 1, e.column, e.message);

@@ -31,6 +31,17 @@ std::vector<std::string> NameScope::names() const {
 
 namespace {
 
+// An integer or real literal token's value.
+ExprValue number_value(const Token& t) {
+  if (t.kind == TokenKind::integer) return ExprValue::integer(t.integer);
+  ExprValue v = ExprValue::real(t.real);
+  v.has_literal_f32 = true;
+  v.literal_f32 = real_literal_f32(t.text);
+  return v;
+}
+
+bool is_operator(const Token& t) { return t.is('+') || t.is('-') || t.is('*') || t.is('/') || t.is('%'); }
+
 std::optional<ExprValue> named_constant(std::string_view name) {
   if (name == "inf") return ExprValue::real(std::numeric_limits<double>::infinity());
   if (name == "nan") return ExprValue::real(std::numeric_limits<double>::quiet_NaN());
@@ -103,14 +114,8 @@ struct ExpressionParser {
   ExprValue primary() {
     const Token& t = cur.peek();
     switch (t.kind) {
-      case TokenKind::integer: cur.next(); return ExprValue::integer(t.integer);
-      case TokenKind::real: {
-        cur.next();
-        ExprValue v = ExprValue::real(t.real);
-        v.has_literal_f32 = true;
-        v.literal_f32 = real_literal_f32(t.text);
-        return v;
-      }
+      case TokenKind::integer:
+      case TokenKind::real: cur.next(); return number_value(t);
       case TokenKind::identifier: {
         cur.next();
         if (auto c = named_constant(t.text)) return *c;
@@ -166,6 +171,12 @@ struct ExpressionParser {
 }  // namespace
 
 ExprValue parse_expression(TokenCursor& cur, const NameScope& scope) {
+  // Most expressions are one number (slice bounds, scalars): the same value
+  // as the full parse gives, without it.
+  if (const Token& t = cur.peek(); (t.kind == TokenKind::integer || t.kind == TokenKind::real) && !is_operator(cur.peek_second())) {
+    cur.next();
+    return number_value(t);
+  }
   ExpressionParser p{cur, scope, 0};
   return p.sum();
 }

@@ -49,6 +49,11 @@ struct TokenCursor {
   TokenCursor(const std::vector<Token>& t, std::size_t p, std::size_t lim, const Token& lim_token)
       : tokens(t), pos(p), limit(lim), limit_token(&lim_token) {}
   const Token& peek() const { return pos >= limit ? *limit_token : tokens[pos]; }
+  // The token after peek() (the last token, `end`, repeats at the end).
+  const Token& peek_second() const {
+    if (pos + 1 >= limit) return *limit_token;
+    return pos + 1 < tokens.size() ? tokens[pos + 1] : tokens.back();
+  }
   const Token& next() {
     if (pos >= limit) return *limit_token;
     return pos + 1 < tokens.size() ? tokens[pos++] : tokens[pos];

@@ -99,9 +99,9 @@ void reset_operand(Operand& out) {
   out.integer = 0;
 }
 
-void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v) {
+void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v, int tensor) {
   const Token& name = cur.next();
-  const int index = state.find_tensor(name.text);
+  const int index = tensor >= 0 ? tensor : state.find_tensor(name.text);
   const TensorDecl& t = state.program.tensors[static_cast<std::size_t>(index)];
   // The whole tensor, then the slices given replace their dimensions (S1.4).
   v.tensor = index;
@@ -164,7 +164,8 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
   const std::string_view key_name = os.name;
   auto key = [&] { return quoted(key_name); };  // for messages only
   const Token& first = cur.peek();
-  const bool names_tensor = first.kind == TokenKind::identifier && state.find_tensor(first.text) >= 0;
+  const int tensor = first.kind == TokenKind::identifier ? state.find_tensor(first.text) : -1;
+  const bool names_tensor = tensor >= 0;
   reset_operand(o);
   auto unknown_tensor = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> names = state.tensor_names();
@@ -193,12 +194,12 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
         throw SourceError{first.column, key() + " takes a tensor, got " + describe_value(state, first)};
       }
       o.state = OperandState::tensor;
-      parse_tensor_view(state, cur, o.view);
+      parse_tensor_view(state, cur, o.view, tensor);
       break;
     case OperandKind::tensor_or_scalar:
       if (names_tensor) {
         o.state = OperandState::tensor;
-        parse_tensor_view(state, cur, o.view);
+        parse_tensor_view(state, cur, o.view, tensor);
       } else {
         if (first.kind == TokenKind::identifier && !is_known_name(first.text)) throw unknown_tensor(state.scope().names());
         scalar();

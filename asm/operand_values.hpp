@@ -23,8 +23,9 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
 // `out` = Operand{}, keeping the capacity of its view's dimension list.
 void reset_operand(Operand& out);
 
-// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor), into `v`.
-void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v);
+// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor:
+// number `tensor`, or looked up if -1), into `v`.
+void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v, int tensor = -1);
 
 // float32 nearest (ties to even) to a double, inf beyond the float range.
 float round_to_float32(double v);

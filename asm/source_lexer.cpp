@@ -1,5 +1,6 @@
 #include "source_lexer.hpp"
 
+#include <array>
 #include <charconv>
 #include <cstdlib>
 #include <system_error>
@@ -9,14 +10,30 @@ namespace nisa {
 
 namespace {
 
-bool is_ident_start(char c) { return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_'; }
-bool is_digit(char c) { return c >= '0' && c <= '9'; }
-bool is_ident_char(char c) { return is_ident_start(c) || is_digit(c); }
-bool is_hex_digit(char c) { return is_digit(c) || (c >= 'a' && c <= 'f') || (c >= 'A' && c <= 'F'); }
+// Character classes, one table look-up each (the lexer sees every byte of the source).
+enum : uint8_t { kIdentStart = 1, kDigit = 2, kHexDigit = 4, kPunct = 8 };
+constexpr std::array<uint8_t, 256> make_classes() {
+  std::array<uint8_t, 256> t{};
+  for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kIdentStart;
+  for (int c = 'a'; c <= 'z'; ++c) t[c] |= kIdentStart;
+  t['_'] |= kIdentStart;
+  for (int c = '0'; c <= '9'; ++c) t[c] |= kDigit | kHexDigit;
+  for (int c = 'a'; c <= 'f'; ++c) t[c] |= kHexDigit;
+  for (int c = 'A'; c <= 'F'; ++c) t[c] |= kHexDigit;
+  for (char c : std::string_view("[],:=@()+-*/%")) t[static_cast<unsigned char>(c)] |= kPunct;
+  return t;
+}
+constexpr std::array<uint8_t, 256> kClasses = make_classes();
+bool has_class(char c, uint8_t cls) { return (kClasses[static_cast<unsigned char>(c)] & cls) != 0; }
+
+bool is_ident_start(char c) { return has_class(c, kIdentStart); }
+bool is_digit(char c) { return has_class(c, kDigit); }
+bool is_ident_char(char c) { return has_class(c, kIdentStart | kDigit); }
+bool is_hex_digit(char c) { return has_class(c, kHexDigit); }
 
 // A number starting at line[i]: 0x hex integer, decimal integer, or a float
 // with a fraction and/or an e/E exponent.
-Token lex_number(std::string_view line, std::size_t& i) {
+Token lex_number(std::string_view line, std::size_t& i, bool convert_real) {
   Token t;
   t.column = static_cast<int>(i) + 1;
   std::size_t start = i;
@@ -64,16 +81,20 @@ Token lex_number(std::string_view line, std::size_t& i) {
   }
   if (real) {
     t.kind = TokenKind::real;
-    t.real = real_literal_value(t.text);  // overflow gives inf, like the float it becomes
+    if (convert_real) t.real = real_literal_value(t.text);  // overflow gives inf, like the float it becomes
     return t;
   }
   // Decimal digits only here: accumulate with an overflow check (what strtoll's ERANGE reported).
   t.kind = TokenKind::integer;
   uint64_t v = 0;
-  for (char c : t.text) {
-    const auto d = static_cast<uint64_t>(c - '0');
-    if (v > (uint64_t{INT64_MAX} - d) / 10) throw SourceError{t.column, "integer literal " + std::string(t.text) + " is too large"};
-    v = v * 10 + d;
+  if (t.text.size() <= 18) {  // below 10^18: cannot overflow
+    for (char c : t.text) v = v * 10 + static_cast<uint64_t>(c - '0');
+  } else {
+    for (char c : t.text) {
+      const auto d = static_cast<uint64_t>(c - '0');
+      if (v > (uint64_t{INT64_MAX} - d) / 10) throw SourceError{t.column, "integer literal " + std::string(t.text) + " is too large"};
+      v = v * 10 + d;
+    }
   }
   t.integer = static_cast<int64_t>(v);
   return t;
@@ -110,14 +131,16 @@ float real_literal_f32(std::string_view text) {
   return convert_terminated(text, [](const char* c) { return std::strtof(c, nullptr); });
 }
 
-std::vector<Token> tokenize_line(std::string_view line) {
-  std::vector<Token> out;
-  tokenize_line(line, out);
-  return out;
-}
+namespace {
 
-void tokenize_line(std::string_view line, std::vector<Token>& out) {
+// One line's tokens. kAll = false only checks the whole line and keeps its
+// first token (the assembler's first pass, which classifies lines).
+template <bool kAll>
+void lex_line(std::string_view line, std::vector<Token>& out) {
   out.clear();
+  auto add = [&](const Token& t) {
+    if (kAll || out.empty()) out.push_back(t);
+  };
   std::size_t i = 0;
   while (i < line.size()) {
     char c = line[i];
@@ -131,30 +154,29 @@ void tokenize_line(std::string_view line, std::vector<Token>& out) {
       std::size_t s = i;
       // Dotted names such as fp32.min are one identifier.
       while (i < line.size() && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])))) ++i;
-      out.push_back(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
+      add(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
       continue;
     }
     if (c == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])) {
       std::size_t s = ++i;
       while (i < line.size() && is_ident_char(line[i])) ++i;
-      out.push_back(Token{TokenKind::directive, line.substr(s, i - s), 0, 0, column});
+      add(Token{TokenKind::directive, line.substr(s, i - s), 0, 0, column});
       continue;
     }
     if (is_digit(c) || (c == '.' && i + 1 < line.size() && is_digit(line[i + 1]))) {
-      out.push_back(lex_number(line, i));
+      add(lex_number(line, i, kAll));
       continue;
     }
     if (c == '"') {
       std::size_t s = ++i;
       while (i < line.size() && line[i] != '"') ++i;
       if (i == line.size()) throw SourceError{column, "unterminated string"};
-      out.push_back(Token{TokenKind::string, line.substr(s, i - s), 0, 0, column});
+      add(Token{TokenKind::string, line.substr(s, i - s), 0, 0, column});
       ++i;
       continue;
     }
-    static constexpr std::string_view puncts = "[],:=@()+-*/%";
-    if (puncts.find(c) != std::string_view::npos) {
-      out.push_back(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
+    if (has_class(c, kPunct)) {
+      add(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
       ++i;
       continue;
     }
@@ -168,5 +190,17 @@ void tokenize_line(std::string_view line, std::vector<Token>& out) {
   }
   out.push_back(Token{TokenKind::end, {}, 0, 0, static_cast<int>(line.size()) + 1});
 }
+
+}  // namespace
+
+std::vector<Token> tokenize_line(std::string_view line) {
+  std::vector<Token> out;
+  tokenize_line(line, out);
+  return out;
+}
+
+void tokenize_line(std::string_view line, std::vector<Token>& out) { lex_line<true>(line, out); }
+
+void check_line_tokens(std::string_view line, std::vector<Token>& out) { lex_line<false>(line, out); }
 
 }  // namespace nisa

@@ -30,6 +30,9 @@ std::vector<Token> tokenize_line(std::string_view line);
 // The same into `out` (cleared first), so that a caller tokenizing many lines
 // reuses one buffer instead of allocating per line.
 void tokenize_line(std::string_view line, std::vector<Token>& out);
+// Checks the whole line like tokenize_line (same SourceError) but keeps only
+// its first token and the `end` token: enough to classify a line.
+void check_line_tokens(std::string_view line, std::vector<Token>& out);
 
 // The value of a real literal's text: the double (strtod: nearest, inf on
 // overflow) and the float32 nearest to the decimal text itself (strtof).

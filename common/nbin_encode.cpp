@@ -6,6 +6,7 @@
 #include "error.hpp"
 #include "nbin.hpp"
 #include "nbin_format.hpp"
+#include "prefault.hpp"
 
 namespace nisa {
 
@@ -85,11 +86,17 @@ namespace {
 // The stream grows in chunks of this size: no regrowth copies, and each
 // page is touched once.
 constexpr std::size_t kChunkBytes = std::size_t{1} << 20;
+
+void reserve_chunk(std::vector<uint8_t>& bytes, std::size_t size) {
+  bytes.reserve(size);
+  prefault_for_writing(bytes.data(), bytes.capacity());
+}
+
 }  // namespace
 
 NbinEncoder::NbinEncoder(const Spec& spec, std::size_t expected_instructions) : spec_(spec) {
   line_table_.bytes.reserve(expected_instructions);
-  stream_.bytes.reserve(std::min(kChunkBytes, expected_instructions * 16) + 256);
+  reserve_chunk(stream_.bytes, std::min(kChunkBytes, expected_instructions * 16) + 256);
 }
 
 void NbinEncoder::add(const Program& program, const Instruction& ins) {
@@ -115,7 +122,7 @@ void NbinEncoder::add(const Program& program, const Instruction& ins) {
     // Keep the last byte in the writer: the next instruction may fill its free bits.
     std::vector<uint8_t> chunk;
     chunk.swap(stream_.bytes);
-    stream_.bytes.reserve(kChunkBytes + 256);
+    reserve_chunk(stream_.bytes, kChunkBytes + 256);
     stream_.bytes.push_back(chunk.back());
     chunk.pop_back();
     chunk_bytes_ += chunk.size();

@@ -48,11 +48,17 @@ std::string_view operand_kind_name(OperandKind k) {
   return "?";
 }
 
+namespace {
+// Name look-ups run for every key and value the assembler reads: comparing
+// the length and first character first skips most string comparisons.
+bool same_name(const std::string& a, std::string_view b) { return a.size() == b.size() && (b.empty() || a[0] == b[0]) && a == b; }
+}  // namespace
+
 int EnumSpec::find(std::string_view n) const {
   for (std::size_t i = 0; i < values.size(); ++i) {
-    if (values[i].name == n) return static_cast<int>(i);
+    if (same_name(values[i].name, n)) return static_cast<int>(i);
     for (const auto& a : values[i].aliases)
-      if (a == n) return static_cast<int>(i);
+      if (same_name(a, n)) return static_cast<int>(i);
   }
   return -1;
 }
@@ -65,7 +71,7 @@ bool OperandSpec::allows_memory(Memory m) const {
 
 int InstructionSpec::find_operand(std::string_view n) const {
   for (std::size_t i = 0; i < operands.size(); ++i)
-    if (operands[i].name == n) return static_cast<int>(i);
+    if (same_name(operands[i].name, n)) return static_cast<int>(i);
   return -1;
 }
 
@@ -77,7 +83,7 @@ int Spec::find_arch(std::string_view n) const {
 
 int Spec::find_instruction(std::string_view n) const {
   for (std::size_t i = 0; i < instructions.size(); ++i)
-    if (instructions[i].name == n) return static_cast<int>(i);
+    if (same_name(instructions[i].name, n)) return static_cast<int>(i);
   return -1;
 }
 
