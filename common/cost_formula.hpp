@@ -28,11 +28,13 @@ struct CostFormula {
     Op op = Op::number;
     double value = 0;   // number
     uint32_t arity = 0; // max/min: number of arguments
+    bool operator==(const Step&) const = default;
   };
   std::string text;        // as written in the spec
   std::vector<Step> code;  // postfix
 
   double evaluate(const CostInputs& in) const;
+  bool operator==(const CostFormula&) const = default;
 };
 
 // A formula that cannot be compiled; the message names the offending token.

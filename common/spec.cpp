@@ -712,30 +712,4 @@ Spec load_spec(std::string_view json_text) {
   return spec;
 }
 
-namespace {
-std::optional<Spec>& active_slot() {
-  static std::optional<Spec> slot;
-  return slot;
-}
-}  // namespace
-
-void set_active_spec_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError("isa-spec: cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  active_slot() = load_spec(ss.str());
-}
-
-const Spec& active_spec() {
-  auto& slot = active_slot();
-  if (!slot) {
-    if (const char* env = std::getenv("NISA_SPEC"); env && *env)
-      set_active_spec_file(env);
-    else
-      slot = load_spec(embedded_spec_text());
-  }
-  return *slot;
-}
-
 }  // namespace nisa

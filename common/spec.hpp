@@ -37,17 +37,23 @@ struct ArchSpec {
   int64_t psum_partition_bytes = 0;
   int64_t psum_bank_bytes = 0;
   double clock_ghz[kEngineCount] = {};  // indexed by Engine
+
+  bool operator==(const ArchSpec&) const = default;
 };
 
 struct EngineSpec {
   Engine engine{};
   std::vector<Memory> memories;
   bool partition_alignment = false;  // S1.5
+
+  bool operator==(const EngineSpec&) const = default;
 };
 
 struct EnumValueSpec {
   std::string name;
   std::vector<std::string> aliases;
+
+  bool operator==(const EnumValueSpec&) const = default;
 };
 
 struct EnumSpec {
@@ -55,6 +61,8 @@ struct EnumSpec {
   std::vector<EnumValueSpec> values;
   // Index of a value by its name or alias, or -1.
   int find(std::string_view name_or_alias) const;
+
+  bool operator==(const EnumSpec&) const = default;
 };
 
 // Scalar/int/enum/bool default of an optional operand, already resolved.
@@ -62,6 +70,8 @@ struct DefaultValue {
   double number = 0;  // scalar (float32-rounded) or integer
   int enum_index = -1;
   bool boolean = false;
+
+  bool operator==(const DefaultValue&) const = default;
 };
 
 struct OperandSpec {
@@ -83,6 +93,8 @@ struct OperandSpec {
   bool allows_dtype(Dtype t) const { return (dtype_mask >> static_cast<int>(t)) & 1u; }
   bool allows_memory(Memory m) const;
   bool allows_enum_value(int index) const { return (enum_allowed_mask >> index) & 1u; }
+
+  bool operator==(const OperandSpec&) const = default;
 };
 
 // Cross-operand checks; which ones apply to an instruction is data in the spec.
@@ -108,11 +120,15 @@ struct CheckSpec {
   bool values_negated = false;              // requires_operand: "is_not" instead of "is"
   int then_not = -1;                        // requires_operand: enum index b must not take
   int64_t limit = 0;                        // index_below
+
+  bool operator==(const CheckSpec&) const = default;
 };
 
 struct FieldSpec {
   int operand = -1;  // index into InstructionSpec::operands
   int bits = 0;
+
+  bool operator==(const FieldSpec&) const = default;
 };
 
 struct CostCase {
@@ -120,6 +136,8 @@ struct CostCase {
   Memory memory{};
   std::string cycles;
   CostFormula formula;  // `cycles` compiled
+
+  bool operator==(const CostCase&) const = default;
 };
 
 struct CostSpec {
@@ -138,6 +156,8 @@ struct CostSpec {
   int accumulator_command = -1;
   int accumulator_idle = -1;
   int accumulator_result = -1;
+
+  bool operator==(const CostSpec&) const = default;
 };
 
 struct InstructionSpec {
@@ -153,6 +173,8 @@ struct InstructionSpec {
   CostSpec cost;
 
   int find_operand(std::string_view name) const;  // -1 if none
+
+  bool operator==(const InstructionSpec&) const = default;
 };
 
 struct DtypeSpec {
@@ -160,10 +182,14 @@ struct DtypeSpec {
   std::string name;
   std::vector<std::string> aliases;
   std::size_t size = 0;
+
+  bool operator==(const DtypeSpec&) const = default;
 };
 
 struct SliceEncoding {
   int start_bits = 0, count_bits = 0, step_bits = 0;
+
+  bool operator==(const SliceEncoding&) const = default;
 };
 
 struct Spec {
@@ -192,6 +218,8 @@ struct Spec {
   std::optional<Dtype> find_dtype(std::string_view name_or_alias) const;
   const EngineSpec& engine(Engine e) const { return engines[static_cast<int>(e)]; }
   std::optional<double> cost_constant(std::string_view name) const;
+
+  bool operator==(const Spec&) const = default;
 };
 
 // Parses and validates a spec. Throws SpecError("isa-spec: <json path>: <reason>").
