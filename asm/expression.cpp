@@ -40,7 +40,11 @@ ExprValue number_value(const Token& t) {
   return v;
 }
 
-bool is_operator(const Token& t) { return t.is('+') || t.is('-') || t.is('*') || t.is('/') || t.is('%'); }
+bool is_operator(const Token& t) {
+  if (t.kind != TokenKind::punct) return false;
+  const char c = t.text[0];
+  return c == '+' || c == '-' || c == '*' || c == '/' || c == '%';
+}
 
 std::optional<ExprValue> named_constant(std::string_view name) {
   if (name == "inf") return ExprValue::real(std::numeric_limits<double>::infinity());

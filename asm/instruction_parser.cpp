@@ -20,10 +20,12 @@ void split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, i
     const std::size_t item_start = i;
     int depth = 0;
     std::size_t stop = i;
-    while (tokens[stop].kind != TokenKind::end && !(depth == 0 && tokens[stop].is(','))) {
-      if (tokens[stop].is('[') || tokens[stop].is('(')) ++depth;
-      if (tokens[stop].is(']') || tokens[stop].is(')')) --depth;
-      ++stop;
+    for (; tokens[stop].kind != TokenKind::end; ++stop) {
+      if (tokens[stop].kind != TokenKind::punct) continue;
+      const char p = tokens[stop].text[0];
+      if (p == ',' && depth == 0) break;
+      if (p == '[' || p == '(') ++depth;
+      if (p == ']' || p == ')') --depth;
     }
     const Token& key = tokens[item_start];
     if (key.kind != TokenKind::identifier) {

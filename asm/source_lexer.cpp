@@ -11,7 +11,7 @@ namespace nisa {
 namespace {
 
 // Character classes, one table look-up each (the lexer sees every byte of the source).
-enum : uint8_t { kIdentStart = 1, kDigit = 2, kHexDigit = 4, kPunct = 8 };
+enum : uint8_t { kIdentStart = 1, kDigit = 2, kHexDigit = 4, kPunct = 8, kSpace = 16 };
 constexpr std::array<uint8_t, 256> make_classes() {
   std::array<uint8_t, 256> t{};
   for (int c = 'A'; c <= 'Z'; ++c) t[c] |= kIdentStart;
@@ -21,6 +21,7 @@ constexpr std::array<uint8_t, 256> make_classes() {
   for (int c = 'a'; c <= 'f'; ++c) t[c] |= kHexDigit;
   for (int c = 'A'; c <= 'F'; ++c) t[c] |= kHexDigit;
   for (char c : std::string_view("[],:=@()+-*/%")) t[static_cast<unsigned char>(c)] |= kPunct;
+  for (char c : std::string_view(" \t\r")) t[static_cast<unsigned char>(c)] |= kSpace;
   return t;
 }
 constexpr std::array<uint8_t, 256> kClasses = make_classes();
@@ -143,14 +144,20 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
   };
   std::size_t i = 0;
   while (i < line.size()) {
-    char c = line[i];
-    if (c == ';' || c == '#') break;
-    if (c == ' ' || c == '\t' || c == '\r') {
+    const char c = line[i];
+    const uint8_t cls = kClasses[static_cast<unsigned char>(c)];
+    if (cls & kSpace) {
       ++i;
       continue;
     }
-    int column = static_cast<int>(i) + 1;
-    if (is_ident_start(c)) {
+    const int column = static_cast<int>(i) + 1;
+    if (cls & kPunct) {  // the most frequent tokens first
+      add(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
+      ++i;
+      continue;
+    }
+    if (c == ';' || c == '#') break;
+    if (cls & kIdentStart) {
       std::size_t s = i;
       // Dotted names such as fp32.min are one identifier.
       while (i < line.size() && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])))) ++i;
@@ -163,7 +170,23 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
       add(Token{TokenKind::directive, line.substr(s, i - s), 0, 0, column});
       continue;
     }
-    if (is_digit(c) || (c == '.' && i + 1 < line.size() && is_digit(line[i + 1]))) {
+    if (cls & kDigit) {
+      // Fast path: a short decimal integer ending at a delimiter (slice
+      // bounds, counts). Anything else (hex, reals, malformed, long) is
+      // lexed again in full by lex_number.
+      std::size_t j = i;
+      while (j < line.size() && is_digit(line[j])) ++j;
+      if (j - i <= 18 && (j == line.size() || !(is_ident_char(line[j]) || line[j] == '.'))) {
+        uint64_t v = 0;
+        for (std::size_t k = i; k < j; ++k) v = v * 10 + static_cast<uint64_t>(line[k] - '0');
+        add(Token{TokenKind::integer, line.substr(i, j - i), static_cast<int64_t>(v), 0, column});
+        i = j;
+        continue;
+      }
+      add(lex_number(line, i, kAll));
+      continue;
+    }
+    if (c == '.' && i + 1 < line.size() && is_digit(line[i + 1])) {
       add(lex_number(line, i, kAll));
       continue;
     }
@@ -172,11 +195,6 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
       while (i < line.size() && line[i] != '"') ++i;
       if (i == line.size()) throw SourceError{column, "unterminated string"};
       add(Token{TokenKind::string, line.substr(s, i - s), 0, 0, column});
-      ++i;
-      continue;
-    }
-    if (has_class(c, kPunct)) {
-      add(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
       ++i;
       continue;
     }
@@ -201,6 +219,71 @@ std::vector<Token> tokenize_line(std::string_view line) {
 
 void tokenize_line(std::string_view line, std::vector<Token>& out) { lex_line<true>(line, out); }
 
-void check_line_tokens(std::string_view line, std::vector<Token>& out) { lex_line<false>(line, out); }
+namespace {
+
+// The first pass sees every line once: most are plainly well formed
+// (identifiers, punctuation, decimal numbers, a comment), which a plain scan
+// confirms much faster than the lexer. False means "not sure" (strings, hex,
+// long integers, anything odd): the lexer then decides, with its exact error.
+bool check_plain_line(std::string_view line, std::vector<Token>& out) {
+  out.clear();
+  const std::size_t n = line.size();
+  std::size_t i = 0;
+  while (i < n) {
+    const char c = line[i];
+    const uint8_t cls = kClasses[static_cast<unsigned char>(c)];
+    if (cls & kSpace) {
+      ++i;
+      continue;
+    }
+    const int column = static_cast<int>(i) + 1;
+    if (cls & kPunct) {
+      if (out.empty()) out.push_back(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
+      ++i;
+      continue;
+    }
+    if (c == ';' || c == '#') break;
+    const std::size_t s = i;
+    if (cls & kIdentStart) {
+      while (i < n && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < n && is_ident_start(line[i + 1])))) ++i;
+      if (out.empty()) out.push_back(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
+      continue;
+    }
+    if (c == '.' && i + 1 < n && is_ident_start(line[i + 1])) {
+      ++i;
+      while (i < n && is_ident_char(line[i])) ++i;
+      if (out.empty()) out.push_back(Token{TokenKind::directive, line.substr(s + 1, i - s - 1), 0, 0, column});
+      continue;
+    }
+    if (!(cls & kDigit) || out.empty()) return false;  // odd characters, or a line that starts with a number
+    // A decimal number as lex_number reads it: digits, fraction, exponent.
+    while (i < n && is_digit(line[i])) ++i;
+    bool real = false;
+    if (i < n && line[i] == '.') {
+      real = true;
+      ++i;
+      while (i < n && is_digit(line[i])) ++i;
+    }
+    if (i < n && (line[i] == 'e' || line[i] == 'E')) {
+      std::size_t e = i + 1;
+      if (e < n && (line[e] == '+' || line[e] == '-')) ++e;
+      if (e < n && is_digit(line[e])) {
+        real = true;
+        i = e;
+        while (i < n && is_digit(line[i])) ++i;
+      }
+    }
+    if (i < n && (is_ident_char(line[i]) || line[i] == '.')) return false;  // malformed, or hex
+    if (!real && i - s > 18) return false;  // might not fit int64
+  }
+  out.push_back(Token{TokenKind::end, {}, 0, 0, static_cast<int>(n) + 1});
+  return true;
+}
+
+}  // namespace
+
+void check_line_tokens(std::string_view line, std::vector<Token>& out) {
+  if (!check_plain_line(line, out)) lex_line<false>(line, out);
+}
 
 }  // namespace nisa

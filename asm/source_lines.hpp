@@ -14,6 +14,7 @@ class SourceLines {
  public:
   // Texts of 4 GiB and more are the caller's to refuse (offsets are 32-bit).
   explicit SourceLines(std::string_view source) : source_(source) {
+    starts_.reserve(source.size() / 32 + 1);
     starts_.push_back(0);
     const char* const begin = source.data();
     const char* const end = begin + source.size();

@@ -95,26 +95,43 @@ struct ByteReader {
 
 // --- bit level: fields packed LSB first, bit i of the stream is bit i%8 of byte i/8 ---
 
+// Bits gather in a 64-bit word that is stored whole once full: `bytes` holds
+// the complete words so far; finish() appends the last bits (zero padded).
 struct BitWriter {
   std::vector<uint8_t> bytes;
   uint64_t bit_count = 0;
 
-  // The low `width` bits of v (0..64): the rest of the last byte, then whole bytes.
+  // The low `width` bits of v (0..64).
   void bits(uint64_t v, int width) {
     if (width <= 0) return;
     if (width < 64) v &= (uint64_t{1} << width) - 1;
-    const int used = static_cast<int>(bit_count % 8);
     bit_count += static_cast<uint64_t>(width);
-    int left = width;
-    if (used != 0) {
-      bytes.back() = static_cast<uint8_t>(bytes.back() | (v << used));
-      const int room = 8 - used;
-      if (left <= room) return;
-      v >>= room;
-      left -= room;
+    word_ |= v << pending_;
+    const int total = pending_ + width;
+    if (total < 64) {
+      pending_ = total;
+      return;
     }
-    for (; left > 0; left -= 8, v >>= 8) bytes.push_back(static_cast<uint8_t>(v));
+    store(word_, 8);
+    const int used = 64 - pending_;  // bits of v now stored
+    word_ = used < 64 ? v >> used : 0;
+    pending_ = total - 64;
   }
+
+  // Appends the pending bits as whole bytes; no bits may follow.
+  void finish() {
+    store(word_, (pending_ + 7) / 8);
+    word_ = 0;
+    pending_ = 0;
+  }
+
+ private:
+  void store(uint64_t w, int count) {
+    for (int i = 0; i < count; ++i) bytes.push_back(static_cast<uint8_t>(w >> (8 * i)));
+  }
+
+  uint64_t word_ = 0;  // bits not yet in `bytes`, LSB first
+  int pending_ = 0;    // how many (0..63)
 };
 
 struct BitReader {

@@ -119,12 +119,10 @@ void NbinEncoder::add(const Program& program, const Instruction& ins) {
     error_ = f.after_file;
   }
   if (stream_.bytes.size() >= kChunkBytes) {
-    // Keep the last byte in the writer: the next instruction may fill its free bits.
+    // `bytes` holds only complete bytes (the writer keeps the partial word).
     std::vector<uint8_t> chunk;
     chunk.swap(stream_.bytes);
     reserve_chunk(stream_.bytes, kChunkBytes + 256);
-    stream_.bytes.push_back(chunk.back());
-    chunk.pop_back();
     chunk_bytes_ += chunk.size();
     chunks_.push_back(std::move(chunk));
   }
@@ -150,6 +148,7 @@ NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
   if (!error_.empty()) throw InputError(program.file + error_);
 
+  stream_.finish();
   // Line table: the source name, the instruction count, then the differences.
   // It precedes the stream so decode errors can name lines.
   w.text(program.file);

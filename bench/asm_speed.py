@@ -1,0 +1,84 @@
+#!/usr/bin/python3
+"""Times `nisa asm` on 100,000-instruction programs and the start-up of `nisa run`
+(issue 5 targets: under 0.1 s and under 5 ms). See bench/README.md.
+
+    scripts/bench-asm [--nisa build/nisa] [--runs 10]
+
+CPU time (user + sys) of the whole process, because the benchmark machine is
+shared: `perf stat` task-clock when perf is installed (mean of --runs),
+otherwise the smallest rusage time of --runs runs.
+"""
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+
+
+def perf_stat(cmd, runs):
+    """(task-clock ms, page faults) from perf stat -r runs."""
+    r = subprocess.run(["perf", "stat", "-r", str(runs), "-x", ",", "-e", "task-clock,page-faults"] + cmd,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    clock = faults = None
+    for line in r.stderr.splitlines():
+        parts = line.split(",")
+        if len(parts) > 2 and parts[2].startswith("task-clock"):
+            clock = float(parts[0])
+        if len(parts) > 2 and parts[2].startswith("page-faults"):
+            faults = float(parts[0])
+    if clock is None:
+        sys.exit("perf stat failed:\n" + r.stderr)
+    return clock, faults
+
+
+def rusage_min(cmd, runs):
+    best = None
+    for _ in range(runs):
+        pid = os.fork()
+        if pid == 0:
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, 1)
+            os.execv(cmd[0], cmd)
+        _, status, ru = os.wait4(pid, 0)
+        if os.waitstatus_to_exitcode(status) != 0:
+            sys.exit("failed: " + " ".join(cmd))
+        ms = (ru.ru_utime + ru.ru_stime) * 1000
+        best = ms if best is None else min(best, ms)
+    return best, None
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--nisa", default=os.path.join(ROOT, "build", "nisa"))
+    ap.add_argument("--runs", type=int, default=10)
+    args = ap.parse_args()
+    nisa = os.path.abspath(args.nisa)
+    measure = perf_stat if shutil.which("perf") else rusage_min
+    with tempfile.TemporaryDirectory(prefix="nisa-bench-asm-") as tmp:
+        subprocess.run([sys.executable, os.path.join(HERE, "make_asm_100k.py"), tmp], check=True)
+        empty = os.path.join(tmp, "empty.nasm")
+        with open(empty, "w") as f:
+            f.write(".arch trn2\n")
+        out = os.path.join(tmp, "out.nbin")
+        cases = [
+            ("asm flat 100k lines", [nisa, "asm", os.path.join(tmp, "asm_flat_100k.nasm"), "-o", out], "0.1 s"),
+            ("asm .rept 100k", [nisa, "asm", os.path.join(tmp, "asm_rept_100k.nasm"), "-o", out], "0.1 s"),
+            ("asm small_instructions_f32 (200k)", [nisa, "asm", os.path.join(HERE, "small_instructions_f32.nasm"), "-o", out], ""),
+            ("run empty program", [nisa, "run", empty], "5 ms"),
+            ("--help", [nisa, "--help"], ""),
+        ]
+        clock = "perf task-clock, mean of %d" % args.runs if measure is perf_stat else "user+sys, best of %d" % args.runs
+        print("%-36s %12s %12s  %s" % ("case", "ms", "page faults", "target"))
+        for name, cmd, target in cases:
+            ms, faults = measure(cmd, args.runs)
+            print("%-36s %12.2f %12s  %s" % (name, ms, "" if faults is None else "%d" % faults, target))
+        print("(%s; %s)" % (clock, nisa))
+
+
+if __name__ == "__main__":
+    main()
