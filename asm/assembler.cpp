@@ -33,6 +33,13 @@ bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
 // alive cost more in allocation than lexing twice.
 enum class LineKind : uint8_t { skip, rept, endr, other };  // skip: blank, comment or lexer error
 
+LineKind classify(const std::vector<Token>& t) {
+  if (t.empty() || t[0].kind == TokenKind::end) return LineKind::skip;
+  if (is_directive(t, "rept")) return LineKind::rept;
+  if (is_directive(t, "endr")) return LineKind::endr;
+  return LineKind::other;
+}
+
 struct Driver {
   AssemblyState state;
   DiagnosticList& diags;
@@ -47,13 +54,6 @@ struct Driver {
   std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
   int64_t executed = 0;
   bool stopped = false;
-
-  void classify(std::size_t i, const std::vector<Token>& t) {
-    if (t.empty() || t[0].kind == TokenKind::end) kinds[i] = LineKind::skip;
-    else if (is_directive(t, "rept")) kinds[i] = LineKind::rept;
-    else if (is_directive(t, "endr")) kinds[i] = LineKind::endr;
-    else kinds[i] = LineKind::other;
-  }
 
   void match_repts() {
     std::vector<std::size_t> open;
@@ -198,22 +198,27 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
     too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", ""});
     return too_large;
   }
-  const SourceLines lines(source);
+  // First pass, as the lines are found: lexer errors, and which lines are
+  // .rept / .endr / nothing.
+  std::vector<LineKind> kinds;
+  std::vector<Token> first_pass_tokens;
+  std::vector<std::pair<int, SourceError>> lexer_errors;
+  const SourceLines lines(source, [&](std::size_t i, std::string_view line) {
+    try {
+      check_line_tokens(line, first_pass_tokens);
+      kinds.push_back(classify(first_pass_tokens));
+    } catch (SourceError& e) {
+      kinds.push_back(LineKind::skip);
+      // Each on its own line, so distinct: beyond the cap the list ignores them.
+      if (lexer_errors.size() <= kMaxErrors) lexer_errors.emplace_back(static_cast<int>(i) + 1, std::move(e));
+    }
+  });
   DiagnosticList diags(file_name, lines);
-  Driver driver{AssemblyState{spec}, diags, lines, {}, {}, {}, {}, 0, {}, 0, false};
+  for (auto& [line, e] : lexer_errors) diags.error(line, e.column, std::move(e.message));
+  Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, 0, false};
   driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
-
-  driver.kinds.assign(lines.size(), LineKind::skip);
-  for (std::size_t i = 0; i < lines.size(); ++i) {
-    try {
-      check_line_tokens(lines[i], driver.toks);
-      driver.classify(i, driver.toks);
-    } catch (const SourceError& e) {
-      diags.error(static_cast<int>(i) + 1, e.column, e.message);
-    }
-  }
   driver.match_repts();
   driver.run(0, lines.size());
   if (!driver.stopped && !diags.full()) driver.allocate();

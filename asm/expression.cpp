@@ -40,11 +40,6 @@ ExprValue number_value(const Token& t) {
   return v;
 }
 
-bool is_operator(const Token& t) {
-  if (t.kind != TokenKind::punct) return false;
-  const char c = t.text[0];
-  return c == '+' || c == '-' || c == '*' || c == '/' || c == '%';
-}
 
 std::optional<ExprValue> named_constant(std::string_view name) {
   if (name == "inf") return ExprValue::real(std::numeric_limits<double>::infinity());
@@ -177,7 +172,7 @@ struct ExpressionParser {
 ExprValue parse_expression(TokenCursor& cur, const NameScope& scope) {
   // Most expressions are one number (slice bounds, scalars): the same value
   // as the full parse gives, without it.
-  if (const Token& t = cur.peek(); (t.kind == TokenKind::integer || t.kind == TokenKind::real) && !is_operator(cur.peek_second())) {
+  if (const Token& t = cur.peek(); (t.kind == TokenKind::integer || t.kind == TokenKind::real) && !is_arithmetic_operator(cur.peek_second())) {
     cur.next();
     return number_value(t);
   }

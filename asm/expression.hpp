@@ -66,6 +66,13 @@ struct TokenCursor {
   }
 };
 
+// + - * / %: a token that continues an expression after a number.
+inline bool is_arithmetic_operator(const Token& t) {
+  if (t.kind != TokenKind::punct) return false;
+  const char c = t.text[0];
+  return c == '+' || c == '-' || c == '*' || c == '/' || c == '%';
+}
+
 // Parses one expression at the cursor, stopping before the first token that
 // cannot continue it. Throws SourceError.
 ExprValue parse_expression(TokenCursor& cur, const NameScope& scope);

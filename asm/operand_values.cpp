@@ -30,6 +30,10 @@ std::string describe_value(const AssemblyState& state, const Token& t) {
 
 int64_t slice_bound(const AssemblyState& state, TokenCursor& cur, std::string_view what) {
   const Token& t = cur.peek();
+  if (t.kind == TokenKind::integer && !is_arithmetic_operator(cur.peek_second())) {
+    cur.next();  // a lone integer literal (never negative): the common case
+    return t.integer;
+  }
   int64_t v = require_integer(parse_expression(cur, state.scope()), t.column, what);
   if (v < 0) throw SourceError{t.column, std::string(what) + " " + std::to_string(v) + " is negative"};
   return v;

@@ -139,8 +139,8 @@ namespace {
 template <bool kAll>
 void lex_line(std::string_view line, std::vector<Token>& out) {
   out.clear();
-  auto add = [&](const Token& t) {
-    if (kAll || out.empty()) out.push_back(t);
+  auto add = [&](TokenKind kind, std::string_view text, int64_t integer, int column) {
+    if (kAll || out.empty()) out.push_back(Token{kind, text, integer, 0, column});
   };
   std::size_t i = 0;
   while (i < line.size()) {
@@ -152,7 +152,7 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
     }
     const int column = static_cast<int>(i) + 1;
     if (cls & kPunct) {  // the most frequent tokens first
-      add(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
+      add(TokenKind::punct, std::string_view(line.data() + i, 1), 0, column);
       ++i;
       continue;
     }
@@ -161,13 +161,13 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
       std::size_t s = i;
       // Dotted names such as fp32.min are one identifier.
       while (i < line.size() && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])))) ++i;
-      add(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
+      add(TokenKind::identifier, std::string_view(line.data() + s, i - s), 0, column);
       continue;
     }
     if (c == '.' && i + 1 < line.size() && is_ident_start(line[i + 1])) {
       std::size_t s = ++i;
       while (i < line.size() && is_ident_char(line[i])) ++i;
-      add(Token{TokenKind::directive, line.substr(s, i - s), 0, 0, column});
+      add(TokenKind::directive, std::string_view(line.data() + s, i - s), 0, column);
       continue;
     }
     if (cls & kDigit) {
@@ -179,22 +179,24 @@ void lex_line(std::string_view line, std::vector<Token>& out) {
       if (j - i <= 18 && (j == line.size() || !(is_ident_char(line[j]) || line[j] == '.'))) {
         uint64_t v = 0;
         for (std::size_t k = i; k < j; ++k) v = v * 10 + static_cast<uint64_t>(line[k] - '0');
-        add(Token{TokenKind::integer, line.substr(i, j - i), static_cast<int64_t>(v), 0, column});
+        add(TokenKind::integer, std::string_view(line.data() + i, j - i), static_cast<int64_t>(v), column);
         i = j;
         continue;
       }
-      add(lex_number(line, i, kAll));
+      if (kAll || out.empty()) out.push_back(lex_number(line, i, kAll));
+      else lex_number(line, i, false);
       continue;
     }
     if (c == '.' && i + 1 < line.size() && is_digit(line[i + 1])) {
-      add(lex_number(line, i, kAll));
+      if (kAll || out.empty()) out.push_back(lex_number(line, i, kAll));
+      else lex_number(line, i, false);
       continue;
     }
     if (c == '"') {
       std::size_t s = ++i;
       while (i < line.size() && line[i] != '"') ++i;
       if (i == line.size()) throw SourceError{column, "unterminated string"};
-      add(Token{TokenKind::string, line.substr(s, i - s), 0, 0, column});
+      add(TokenKind::string, std::string_view(line.data() + s, i - s), 0, column);
       ++i;
       continue;
     }

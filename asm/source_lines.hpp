@@ -13,16 +13,23 @@ namespace nisa {
 class SourceLines {
  public:
   // Texts of 4 GiB and more are the caller's to refuse (offsets are 32-bit).
-  explicit SourceLines(std::string_view source) : source_(source) {
+  explicit SourceLines(std::string_view source) : SourceLines(source, [](std::size_t, std::string_view) {}) {}
+
+  // Calls on_line(i, line i) for each line as it is found, while its bytes
+  // are in cache (the assembler's first pass); (*this)[j] is valid for j <= i.
+  template <class OnLine>
+  SourceLines(std::string_view source, OnLine&& on_line) : source_(source) {
     starts_.reserve(source.size() / 32 + 1);
     starts_.push_back(0);
     const char* const begin = source.data();
     const char* const end = begin + source.size();
-    for (const char* p = begin; p < end;) {
-      const void* nl = std::memchr(p, '\n', static_cast<std::size_t>(end - p));
-      if (nl == nullptr) break;
-      p = static_cast<const char*>(nl) + 1;
-      if (p < end) starts_.push_back(static_cast<uint32_t>(p - begin));
+    for (std::size_t i = 0;; ++i) {
+      const char* const p = begin + starts_[i];
+      const void* nl = p < end ? std::memchr(p, '\n', static_cast<std::size_t>(end - p)) : nullptr;
+      const char* const next = nl ? static_cast<const char*>(nl) + 1 : end;
+      if (next < end) starts_.push_back(static_cast<uint32_t>(next - begin));
+      on_line(i, (*this)[i]);
+      if (next >= end) break;
     }
   }
 
