@@ -103,7 +103,7 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
   const int index = static_cast<int>(state.program.tensors.size());
   if (t.shape.empty()) t.shape = t.memory == Memory::hbm ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 1};
   state.program.tensors.push_back(std::move(t));
-  state.tensor_index[state.program.tensors.back().name] = index;
+  state.add_tensor_name(state.program.tensors.back().name, index);
   if (!site.poisoned) {
     for (const CheckFailure& f : check_tensor(state.spec, state.program, index)) {
       diags.error(line, site.column, f.message);

@@ -76,8 +76,13 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   split_key_values(tokens, diags, line, items);
   std::vector<int>& item_of = state.scratch_item_of;
   item_of.assign(is.operands.size(), -1);
+  int previous = -1;
   for (std::size_t k = 0; k < items.size(); ++k) {
-    const int op = is.find_operand(items[k].key->text);
+    // Keys mostly come in spec order: try the operand after the last one first.
+    const std::string_view key = items[k].key->text;
+    const auto guess = static_cast<std::size_t>(previous + 1);
+    const int op = guess < is.operands.size() && is.operands[guess].name == key ? static_cast<int>(guess) : is.find_operand(key);
+    previous = op;
     if (op < 0) {
       std::vector<std::string> keys;
       for (const auto& o : is.operands) keys.push_back(o.name);

@@ -34,8 +34,9 @@ struct FieldWriter {
     if (operand != nullptr && !operand->empty()) where += ", operand " + *operand;
     throw EncodeFailure{where + ": " + why};
   }
-  void flag(bool b) { out.bits(b ? 1 : 0, 1); }
-  void unsigned_field(int64_t v, int width, const char* what) {
+  // Inlined into the field walk: called for every field of every instruction.
+  [[gnu::always_inline]] void flag(bool b) { out.bits(b ? 1 : 0, 1); }
+  [[gnu::always_inline]] void unsigned_field(int64_t v, int width, const char* what) {
     if (v < 0 || (width < 63 && v >= (int64_t{1} << width)))
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");
     out.bits(static_cast<uint64_t>(v), width);
