@@ -40,15 +40,19 @@ int64_t slice_bound(const AssemblyState& state, TokenCursor& cur, std::string_vi
 }
 
 // One entry of NAME[...]: a:b, a:, :b, a:b:step, :, or a single index a.
+// The punctuation character of a token, or 0.
+char punct_of(const Token& t) { return t.kind == TokenKind::punct ? t.text[0] : '\0'; }
+
 DimSlice parse_slice(const AssemblyState& state, TokenCursor& cur, int64_t size) {
-  auto ends_part = [&] { return cur.peek().is(',') || cur.peek().is(']') || cur.peek().is(':') || cur.at_end(); };
   int64_t start = 0, stop = size, step = 1;
-  if (!cur.peek().is(':')) {
+  if (punct_of(cur.peek()) != ':') {
     start = slice_bound(state, cur, "slice start");
-    if (!cur.peek().is(':')) return DimSlice{start, 1, 1};  // a single index means a:a+1
+    if (punct_of(cur.peek()) != ':') return DimSlice{start, 1, 1};  // a single index means a:a+1
   }
   cur.next();  // ':'
-  if (!ends_part()) stop = slice_bound(state, cur, "slice stop");
+  const Token& after = cur.peek();
+  const char p = punct_of(after);
+  if (!(p == ',' || p == ']' || p == ':' || after.kind == TokenKind::end)) stop = slice_bound(state, cur, "slice stop");
   if (cur.accept(':')) {
     const Token& t = cur.peek();
     step = require_integer(parse_expression(cur, state.scope()), t.column, "slice step");
