@@ -1,6 +1,7 @@
-// The assembler's driver (asm/assembler.hpp): splits the source into lines,
-// tokenizes each once, executes them with .rept/.endr expansion, then
-// allocates SBUF/PSUM and collects every diagnostic.
+// The assembler's driver (asm/assembler.hpp): splits the source into lines
+// and checks each as it is found (first pass: lexer errors, .rept/.endr),
+// executes them with .rept/.endr expansion, then allocates SBUF/PSUM and
+// collects every diagnostic.
 #include "assembler.hpp"
 
 #include <algorithm>
@@ -28,9 +29,10 @@ bool is_directive(const std::vector<Token>& tokens, std::string_view name) {
   return !tokens.empty() && tokens[0].kind == TokenKind::directive && tokens[0].text == name;
 }
 
-// What the first pass learned about a line. Lines are tokenized again each
-// time they execute (into one reused buffer): keeping every line's tokens
-// alive cost more in allocation than lexing twice.
+// What the first pass learned about a line. The first pass keeps no tokens
+// (all lines' tokens would take ~2 KB a line); a line is tokenized again when
+// it executes, into one reused buffer, except lines inside a .rept, whose
+// tokens are kept for the later iterations (tokens_of).
 enum class LineKind : uint8_t { skip, rept, endr, other };  // skip: blank, comment or lexer error
 
 LineKind classify(const std::vector<Token>& t) {
