@@ -238,31 +238,33 @@ bool check_plain_line(std::string_view line, std::vector<Token>& out) {
       ++i;
       continue;
     }
-    const int column = static_cast<int>(i) + 1;
     if (cls & kPunct) {
-      if (out.empty()) out.push_back(Token{TokenKind::punct, line.substr(i, 1), 0, 0, column});
       ++i;
+      if (out.empty()) out.push_back(Token{TokenKind::punct, line.substr(i - 1, 1), 0, 0, static_cast<int>(i)});
       continue;
     }
     if (c == ';' || c == '#') break;
     const std::size_t s = i;
     if (cls & kIdentStart) {
-      while (i < n && (is_ident_char(line[i]) || (line[i] == '.' && i + 1 < n && is_ident_start(line[i + 1])))) ++i;
-      if (out.empty()) out.push_back(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, column});
+      for (++i; i < n; ++i) {
+        if (is_ident_char(line[i])) continue;
+        if (line[i] == '.' && i + 1 < n && is_ident_start(line[i + 1])) continue;
+        break;
+      }
+      if (out.empty()) out.push_back(Token{TokenKind::identifier, line.substr(s, i - s), 0, 0, static_cast<int>(s) + 1});
       continue;
     }
     if (c == '.' && i + 1 < n && is_ident_start(line[i + 1])) {
       ++i;
       while (i < n && is_ident_char(line[i])) ++i;
-      if (out.empty()) out.push_back(Token{TokenKind::directive, line.substr(s + 1, i - s - 1), 0, 0, column});
+      if (out.empty()) out.push_back(Token{TokenKind::directive, line.substr(s + 1, i - s - 1), 0, 0, static_cast<int>(s) + 1});
       continue;
     }
     if (!(cls & kDigit) || out.empty()) return false;  // odd characters, or a line that starts with a number
     // A decimal number as lex_number reads it: digits, fraction, exponent.
-    while (i < n && is_digit(line[i])) ++i;
-    bool real = false;
+    for (++i; i < n && is_digit(line[i]);) ++i;
+    const std::size_t digits_end = i;
     if (i < n && line[i] == '.') {
-      real = true;
       ++i;
       while (i < n && is_digit(line[i])) ++i;
     }
@@ -270,13 +272,12 @@ bool check_plain_line(std::string_view line, std::vector<Token>& out) {
       std::size_t e = i + 1;
       if (e < n && (line[e] == '+' || line[e] == '-')) ++e;
       if (e < n && is_digit(line[e])) {
-        real = true;
         i = e;
         while (i < n && is_digit(line[i])) ++i;
       }
     }
     if (i < n && (is_ident_char(line[i]) || line[i] == '.')) return false;  // malformed, or hex
-    if (!real && i - s > 18) return false;  // might not fit int64
+    if (i == digits_end && i - s > 18) return false;  // an integer that might not fit int64
   }
   out.push_back(Token{TokenKind::end, {}, 0, 0, static_cast<int>(n) + 1});
   return true;
