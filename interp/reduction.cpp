@@ -77,8 +77,7 @@ void update_accumulator(const Step& s, Machine& m, int64_t p, float r) {
     case ReduceCmd::reset_reduce: lane = combine(s.reduce_op, reduce_identity(s.reduce_op), r); break;
     case ReduceCmd::reduce: lane = combine(s.reduce_op, lane, r); break;
   }
-  if (s.has_reduce_res)
-    s.reduce_res.store(s.reduce_res.partition(p), s.reduce_res.element_stride, 1, &lane);
+  if (s.reduce_res != nullptr) s.reduce_res->store(s.reduce_res->partition(p), s.reduce_res->element_stride, 1, &lane);
 }
 
 }  // namespace nisa
