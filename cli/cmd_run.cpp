@@ -162,9 +162,9 @@ int command_run(const RunOptions& o) {
   const Program program = load_program(spec, o.program);
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
-  const std::vector<Step> steps = predecode(spec, program, machine);
-  if (o.strict) execute_strict(program, steps, machine);
-  else execute(steps, machine);
+  const DecodedProgram decoded = predecode(spec, program, machine);
+  if (o.strict) execute_strict(program, decoded.steps, machine);
+  else execute(decoded.steps, machine);
   if (!o.dump_dir.empty()) write_all_or_nothing(o.dump_dir, output_files(program, machine, o.dump_dir));
   if (!o.dump_state_dir.empty()) write_all_or_nothing(o.dump_state_dir, state_files(machine, o.dump_state_dir));
   if (o.profile || !o.trace_file.empty()) {

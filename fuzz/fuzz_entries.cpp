@@ -45,10 +45,10 @@ void run_within_budget(const Spec& spec, const Program& program, bool strict) {
     if (t.memory == Memory::hbm) hbm_bytes += element_count(t.shape) * static_cast<int64_t>(dtype_size(t.dtype));
   if (hbm_bytes > kMaxRunHbmBytes) return;
   Machine machine = make_machine(spec, program);
-  const std::vector<Step> steps = predecode(spec, program, machine);
+  const DecodedProgram decoded = predecode(spec, program, machine);
   try {
-    if (strict) execute_strict(program, steps, machine);
-    else execute(steps, machine);
+    if (strict) execute_strict(program, decoded.steps, machine);
+    else execute(decoded.steps, machine);
   } catch (const RuntimeFault&) {
     if (!strict) broken("RuntimeFault outside --strict");
   }

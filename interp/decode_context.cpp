@@ -3,7 +3,6 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "bit_copy.hpp"
 
 namespace nisa {
 
@@ -14,7 +13,7 @@ const Operand& DecodeContext::operand(std::string_view name) const {
   return instruction.operands[static_cast<std::size_t>(i)];
 }
 
-TileAccess DecodeContext::tile(std::string_view name) const { return resolve_tile(machine, program, operand(name).view); }
+const TileAccess* DecodeContext::tile(std::string_view name) const { return tiles.view(operand(name).view); }
 
 double DecodeContext::number(std::string_view name) const {
   const Operand& o = operand(name);
@@ -74,33 +73,34 @@ ActivationFn activation_fn(const DecodeContext& c, std::string_view o) {
   return by_name<ActivationFn>(c, o, kActivationNames);
 }
 
-void stream_tiles(Step& s, const TileAccess& dst, std::initializer_list<TileAccess> inputs, bool reads_dst) {
-  s.dst = dst;
+void stream_tiles(const DecodeContext& c, Step& s, const TileAccess* dst, std::initializer_list<const TileAccess*> inputs,
+                  bool reads_dst) {
   s.inputs = 0;
-  for (const TileAccess& t : inputs) s.in[s.inputs++] = t;
-  s.partitions = dst.partitions;
-  s.elements = dst.elements;
-  std::vector<const TileAccess*> all{&s.dst};
-  for (int k = 0; k < s.inputs; ++k) all.push_back(&s.in[k]);
-  s.row_length = common_row_length(all);
-  lay_out_rows(s.dst, s.row_length);
-  for (int k = 0; k < s.inputs; ++k) lay_out_rows(s.in[k], s.row_length);
+  for (const TileAccess* t : inputs) s.in[s.inputs++] = t;
+  s.partitions = dst->partitions;
+  s.elements = dst->elements;
+  const TileAccess* all[4] = {dst, s.in[0], s.in[1], s.in[2]};
+  s.row_length = common_row_length(std::span(all, static_cast<std::size_t>(s.inputs) + 1));
+  s.dst = c.tiles.with_rows(dst, s.row_length);
+  for (int k = 0; k < s.inputs; ++k) s.in[k] = c.tiles.with_rows(s.in[k], s.row_length);
 
   bool hazard = false;
   for (int k = 0; k < s.inputs; ++k)
-    if (tiles_overlap(s.dst, s.in[k]) && !same_layout(s.dst, s.in[k])) hazard = true;
-  if (!hazard) return;
-  // S1.6: all inputs are read before dst is written: compute into a private
-  // contiguous copy of dst, then copy it into place.
+    if (tiles_overlap(*s.dst, *s.in[k]) && !same_layout(*s.dst, *s.in[k])) hazard = true;
+  // S1.6: all inputs are read before dst is written.
+  if (hazard) stage_dst(c, s, s.dst, s.row_length, reads_dst);
+}
+
+void stage_dst(const DecodeContext& c, Step& s, const TileAccess* dst, int64_t row_length, bool reads_dst) {
   s.staged = true;
   s.staging_reads_dst = reads_dst;
-  s.final_dst = s.dst;
-  const auto bytes = static_cast<std::size_t>(dst.partitions * dst.elements * dst.element_size);
-  s.staging = std::make_unique<uint8_t[]>(bytes == 0 ? 1 : bytes);
-  s.dst = contiguous_tile(s.staging.get(), dst.dtype, dst.partitions, dst.elements);
-  s.dst.first_partition = dst.first_partition;
-  lay_out_rows(s.dst, s.row_length);
-  s.staging_row_length = s.row_length;
+  s.staging_row_length = row_length;
+  s.final_dst = c.tiles.with_rows(dst, row_length);
+  const auto bytes = static_cast<std::size_t>(dst->partitions * dst->elements * dst->element_size);
+  TileAccess staging = contiguous_tile(c.tiles.buffer(bytes), dst->dtype, dst->partitions, dst->elements);
+  staging.first_partition = dst->first_partition;
+  lay_out_rows(staging, row_length);
+  s.dst = c.tiles.add(std::move(staging));
 }
 
 void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, int64_t first_lane,
@@ -110,10 +110,7 @@ void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, 
   s.reduce_cmd = reduce_cmd(c, "reduce_cmd");
   s.reduce_op = reduce_op(c, "reduce_op");
   if (s.reduce_op == ReduceOp::none) s.reduce_op = default_op;
-  if (c.is_tile("reduce_res")) {
-    s.has_reduce_res = true;
-    s.reduce_res = c.tile("reduce_res");
-  }
+  if (c.is_tile("reduce_res")) s.reduce_res = c.tile("reduce_res");
 }
 
 }  // namespace nisa

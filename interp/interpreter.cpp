@@ -8,19 +8,22 @@
 
 namespace nisa {
 
-std::vector<Step> predecode(const Spec& spec, const Program& program, Machine& machine) {
-  std::vector<Step> steps(program.instructions.size());
+DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine) {
+  DecodedProgram decoded{std::vector<Step>(program.instructions.size()), std::make_unique<TileTable>(machine, program)};
+  // Decoders by spec index: looked up by name once per instruction kind.
+  std::vector<StepDecoder> decoders(spec.instructions.size(), nullptr);
+  for (std::size_t k = 0; k < spec.instructions.size(); ++k) decoders[k] = find_step_decoder(spec.instructions[k].name);
   for (std::size_t i = 0; i < program.instructions.size(); ++i) {
     const Instruction& ins = program.instructions[i];
-    const InstructionSpec& ispec = spec.instructions.at(static_cast<std::size_t>(ins.spec_index));
-    const StepDecoder decode = find_step_decoder(ispec.name);
-    if (decode == nullptr) throw std::logic_error("interp: no semantics for instruction " + ispec.name);
-    Step& s = steps[i];
+    const auto kind = static_cast<std::size_t>(ins.spec_index);
+    const InstructionSpec& ispec = spec.instructions.at(kind);
+    if (decoders[kind] == nullptr) throw std::logic_error("interp: no semantics for instruction " + ispec.name);
+    Step& s = decoded.steps[i];
     s.instruction = static_cast<int>(i);
     s.line = ins.line;
-    decode(DecodeContext{spec, program, machine, ispec, ins}, s);
+    decoders[kind](DecodeContext{spec, program, machine, ispec, ins, *decoded.tiles}, s);
   }
-  return steps;
+  return decoded;
 }
 
 void execute_step(const Step& s, Machine& machine) {
@@ -29,10 +32,12 @@ void execute_step(const Step& s, Machine& machine) {
     return;
   }
   // S1.6: the kernel wrote a private copy of dst; put it in place.
-  const int64_t rows = s.final_dst.elements / s.staging_row_length;
-  if (s.staging_reads_dst) copy_tile_bits(s.dst, s.final_dst, s.final_dst.partitions, rows, s.staging_row_length);
+  const TileAccess& staging = *s.dst;
+  const TileAccess& final_dst = *s.final_dst;
+  const int64_t rows = final_dst.elements / s.staging_row_length;
+  if (s.staging_reads_dst) copy_tile_bits(staging, final_dst, final_dst.partitions, rows, s.staging_row_length);
   s.run(s, machine);
-  copy_tile_bits(s.final_dst, s.dst, s.final_dst.partitions, rows, s.staging_row_length);
+  copy_tile_bits(final_dst, staging, final_dst.partitions, rows, s.staging_row_length);
 }
 
 void execute(const std::vector<Step>& steps, Machine& machine) {

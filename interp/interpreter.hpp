@@ -8,11 +8,18 @@
 
 #include "machine.hpp"
 #include "step.hpp"
+#include "tile_table.hpp"
 
 namespace nisa {
 
+// A program ready to run: one Step per instruction, and the tiles they point to.
+struct DecodedProgram {
+  std::vector<Step> steps;
+  std::unique_ptr<TileTable> tiles;
+};
+
 // Steps point into `machine`: keep it alive and in place while they run.
-std::vector<Step> predecode(const Spec& spec, const Program& program, Machine& machine);
+DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine);
 
 void execute_step(const Step& s, Machine& machine);
 void execute(const std::vector<Step>& steps, Machine& machine);

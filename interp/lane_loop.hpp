@@ -41,50 +41,63 @@ inline bool reads_in_place(const TileAccess& t) {
 }
 
 // kStoresDst false: the results only feed the reduction (tensor_reduce).
+// Partitions run in blocks: of kFoldLanes when the reduction is an add (its
+// per-partition chains then fold together, fold_add_lanes), else of one.
 template <class Body, bool kStoresDst = true>
 void run_lanes(const Step& s, Machine& m) {
   float in_buffer[3][kLaneBatch];
-  float out_buffer[kLaneBatch];
+  float out_buffer[kFoldLanes][kLaneBatch];
   const bool reducing = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce ||
                         s.accumulator == AccumulatorEngine::none;  // tensor_reduce: always
   const bool folds = reducing && s.reduce_op != ReduceOp::none;
-  const bool in_place_out = kStoresDst && reads_in_place(s.dst);
+  const bool adds = folds && s.reduce_op == ReduceOp::add;
+  const int64_t block = adds ? kFoldLanes : 1;
+  const bool in_place_out = kStoresDst && reads_in_place(*s.dst);
   bool in_place_in[3] = {false, false, false};
-  for (int k = 0; k < s.inputs; ++k) in_place_in[k] = reads_in_place(s.in[k]);
+  for (int k = 0; k < s.inputs; ++k) in_place_in[k] = reads_in_place(*s.in[k]);
   const int64_t rows = s.rows(), length = s.row_length;
 
-  for (int64_t p = 0; p < s.partitions; ++p) {
-    Lane lane;
-    lane.p = p;
-    for (int k = 0; k < 3; ++k)
-      if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
-    Body::begin(s, p, lane);
-    float r = fold_start(s.reduce_op);
+  for (int64_t p0 = 0; p0 < s.partitions; p0 += block) {
+    const int lanes = static_cast<int>(s.partitions - p0 < block ? s.partitions - p0 : block);
+    Lane lane[kFoldLanes];
+    float r[kFoldLanes];
+    for (int b = 0; b < lanes; ++b) {
+      const int64_t p = p0 + b;
+      lane[b].p = p;
+      for (int k = 0; k < 3; ++k)
+        if (s.scalar[k].present) lane[b].scalar[k] = s.scalar[k].at(p);
+      Body::begin(s, p, lane[b]);
+      r[b] = fold_start(s.reduce_op);
+    }
     for (int64_t row = 0; row < rows; ++row) {
       const auto ri = static_cast<std::size_t>(row);
-      uint8_t* dst_row = kStoresDst ? s.dst.partition(p) + s.dst.row_offsets[ri] : nullptr;
-      const uint8_t* in_row[3] = {nullptr, nullptr, nullptr};
-      for (int k = 0; k < s.inputs; ++k) in_row[k] = s.in[k].partition(p) + s.in[k].row_offsets[ri];
       for (int64_t c = 0; c < length; c += kLaneBatch) {
         const int64_t n = length - c < kLaneBatch ? length - c : kLaneBatch;
-        const float* in[3] = {nullptr, nullptr, nullptr};
-        for (int k = 0; k < s.inputs; ++k) {
-          const uint8_t* src = in_row[k] + c * s.in[k].element_stride;
-          if (in_place_in[k]) {
-            in[k] = reinterpret_cast<const float*>(src);
-          } else {
-            s.in[k].load(src, s.in[k].element_stride, n, in_buffer[k]);
-            in[k] = in_buffer[k];
+        const float* outs[kFoldLanes];
+        for (int b = 0; b < lanes; ++b) {
+          const int64_t p = p0 + b;
+          const float* in[3] = {nullptr, nullptr, nullptr};
+          for (int k = 0; k < s.inputs; ++k) {
+            const uint8_t* src = s.in[k]->partition(p) + s.in[k]->row_offsets[ri] + c * s.in[k]->element_stride;
+            if (in_place_in[k]) {
+              in[k] = reinterpret_cast<const float*>(src);
+            } else {
+              s.in[k]->load(src, s.in[k]->element_stride, n, in_buffer[k]);
+              in[k] = in_buffer[k];
+            }
           }
+          uint8_t* dst =
+              kStoresDst ? s.dst->partition(p) + s.dst->row_offsets[ri] + c * s.dst->element_stride : nullptr;
+          float* out = in_place_out ? reinterpret_cast<float*>(dst) : out_buffer[b];
+          Body::apply(s, lane[b], row * length + c, n, in, out);
+          if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
+          if (kStoresDst && !in_place_out) s.dst->store(dst, s.dst->element_stride, n, out);
+          outs[b] = out;
         }
-        uint8_t* dst = kStoresDst ? dst_row + c * s.dst.element_stride : nullptr;
-        float* out = in_place_out ? reinterpret_cast<float*>(dst) : out_buffer;
-        Body::apply(s, lane, row * length + c, n, in, out);
-        if (folds) r = fold(s.reduce_op, r, out, n);
-        if (kStoresDst && !in_place_out) s.dst.store(dst, s.dst.element_stride, n, out);
+        if (adds) fold_add_lanes(r, outs, lanes, n);
       }
     }
-    Body::end(s, m, p, r);
+    for (int b = 0; b < lanes; ++b) Body::end(s, m, p0 + b, r[b]);
   }
 }
 

@@ -67,6 +67,26 @@ float fold(ReduceOp op, float r, const float* v, int64_t n) {
   return r;
 }
 
+void fold_add_lanes(float* r, const float* const* v, int lanes, int64_t n) {
+  if (lanes != kFoldLanes) {
+    for (int k = 0; k < lanes; ++k) r[k] = fold(ReduceOp::add, r[k], v[k], n);
+    return;
+  }
+  float a0 = r[0], a1 = r[1], a2 = r[2], a3 = r[3], a4 = r[4], a5 = r[5], a6 = r[6], a7 = r[7];
+  const float *v0 = v[0], *v1 = v[1], *v2 = v[2], *v3 = v[3], *v4 = v[4], *v5 = v[5], *v6 = v[6], *v7 = v[7];
+  for (int64_t i = 0; i < n; ++i) {
+    a0 += v0[i];
+    a1 += v1[i];
+    a2 += v2[i];
+    a3 += v3[i];
+    a4 += v4[i];
+    a5 += v5[i];
+    a6 += v6[i];
+    a7 += v7[i];
+  }
+  r[0] = a0, r[1] = a1, r[2] = a2, r[3] = a3, r[4] = a4, r[5] = a5, r[6] = a6, r[7] = a7;
+}
+
 void update_accumulator(const Step& s, Machine& m, int64_t p, float r) {
   if (s.accumulator == AccumulatorEngine::none) return;
   float* acc = s.accumulator == AccumulatorEngine::vector ? m.vector_accumulator.data() : m.scalar_accumulator.data();
@@ -77,8 +97,7 @@ void update_accumulator(const Step& s, Machine& m, int64_t p, float r) {
     case ReduceCmd::reset_reduce: lane = combine(s.reduce_op, reduce_identity(s.reduce_op), r); break;
     case ReduceCmd::reduce: lane = combine(s.reduce_op, lane, r); break;
   }
-  if (s.has_reduce_res)
-    s.reduce_res.store(s.reduce_res.partition(p), s.reduce_res.element_stride, 1, &lane);
+  if (s.reduce_res != nullptr) s.reduce_res->store(s.reduce_res->partition(p), s.reduce_res->element_stride, 1, &lane);
 }
 
 }  // namespace nisa

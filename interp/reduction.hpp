@@ -44,6 +44,13 @@ inline float reduce_identity(ReduceOp op) {
 // compiler can vectorise.
 float fold(ReduceOp op, float r, const float* v, int64_t n);
 
+// `add` folds of kFoldLanes partitions at once: r[k] = fold(add, r[k], v[k], n)
+// for k < lanes. Each partition's sum stays left to right (S3), bit for bit;
+// the partitions' chains are independent, so interleaving them hides the
+// latency of each float add (a sequential sum is latency-bound).
+inline constexpr int kFoldLanes = 8;
+void fold_add_lanes(float* r, const float* const* v, int lanes, int64_t n);
+
 // S3: applies reduce_cmd with this instruction's reduction r to lane `lane`
 // of the step's accumulator, then writes reduce_res[p, 0] if present.
 void update_accumulator(const Step& s, Machine& m, int64_t p, float r);

@@ -1,9 +1,10 @@
 // A pre-decoded instruction (wasm3 style): operands resolved to TileAccess,
 // enum values mapped to C++ enums by name, and the kernel chosen by dtype.
-// Executing a step does no parsing, no look-ups and no allocation.
+// Executing a step does no parsing, no look-ups and no allocation. Tiles live
+// in the decoded program's TileTable (shared by every step that uses them), so
+// a step is a few hundred bytes however many operands it has.
 #pragma once
 #include <cstdint>
-#include <memory>
 #include <vector>
 
 #include "machine.hpp"
@@ -24,11 +25,11 @@ enum class ActivationFn : uint8_t {
 struct PartitionScalar {
   bool present = false;
   float value = 0;               // scalar, already float32
-  TileAccess tile;               // tile: base != nullptr
+  const TileAccess* tile = nullptr;  // a [P, 1] tile, or nullptr for a scalar
   float at(int64_t p) const {
-    if (tile.base == nullptr) return value;
+    if (tile == nullptr) return value;
     float v;
-    tile.load(tile.base + p * tile.partition_stride, tile.element_stride, 1, &v);
+    tile->load(tile->base + p * tile->partition_stride, tile->element_stride, 1, &v);
     return v;
   }
 };
@@ -46,8 +47,8 @@ struct Step {
 
   // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
   // the same length (rows() per partition).
-  TileAccess dst;
-  TileAccess in[3];
+  const TileAccess* dst = nullptr;
+  const TileAccess* in[3] = {nullptr, nullptr, nullptr};
   int inputs = 0;
   int64_t partitions = 0;
   int64_t elements = 0;     // free elements per partition
@@ -61,8 +62,7 @@ struct Step {
   int64_t first_lane = 0;
   ReduceOp reduce_op = ReduceOp::none;
   ReduceCmd reduce_cmd = ReduceCmd::idle;
-  bool has_reduce_res = false;
-  TileAccess reduce_res;
+  const TileAccess* reduce_res = nullptr;
 
   // Instruction-specific parameters, mapped once.
   ActivationFn activation = ActivationFn::copy;
@@ -81,15 +81,15 @@ struct Step {
   bool predicated = false;  // tensor_copy_predicated: writes only where in[0] selects
   enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
 
-  // S1.6: dst overlaps an input with another layout: the kernel writes to
-  // `staging` (a contiguous copy of dst; `dst` then describes it) and
-  // execute_step copies it into final_dst. tensor_reduce also keeps its
-  // [P, 1] result tile in final_dst (result_in_final_dst).
+  // S1.6: dst overlaps an input with another layout: the kernel writes to a
+  // private contiguous copy of dst (`dst` then describes it; its memory is
+  // owned by the TileTable) and execute_step copies it into final_dst.
+  // tensor_reduce also keeps its [P, 1] result tile in final_dst
+  // (result_in_final_dst).
   bool staged = false;
   bool staging_reads_dst = false;
-  TileAccess final_dst;
+  const TileAccess* final_dst = nullptr;
   int64_t staging_row_length = 0;  // row layout shared by final_dst and the staging tile
-  std::unique_ptr<uint8_t[]> staging;
 };
 
 }  // namespace nisa

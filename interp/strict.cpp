@@ -68,7 +68,7 @@ struct Tracker {
   // first stage, must lie in the function's valid range.
   void check_activation_inputs(const Step& s) {
     if (s.prestage == Step::Prestage::none) return;
-    const TileAccess& data = s.in[0];
+    const TileAccess& data = *s.in[0];
     each_element(data, 1, [&](int64_t p, int64_t i, const uint8_t* address) {
       float v;
       data.load(address, data.element_stride, 1, &v);
@@ -110,7 +110,7 @@ struct Tracker {
           if (vector) defined = false;
           break;
       }
-      if (s.has_reduce_res && !defined)
+      if (s.reduce_res != nullptr && !defined)
         fault(s, "reduce_res reads " + lane + ", which was " + why + " (S3)");
     }
   }
@@ -119,8 +119,8 @@ struct Tracker {
   // addresses, taken before the step runs (dst may overlap the predicate).
   std::vector<uint8_t*> selected_elements(const Step& s) {
     std::vector<uint8_t*> out;
-    const TileAccess& pred = s.in[0];
-    const TileAccess& dst = s.staged ? s.final_dst : s.dst;
+    const TileAccess& pred = *s.in[0];
+    const TileAccess& dst = s.staged ? *s.final_dst : *s.dst;
     each_element(dst, 1, [&](int64_t p, int64_t i, const uint8_t* address) {
       const uint8_t* pa = pred.partition(p) + pred.row_offsets[static_cast<std::size_t>(i / pred.row_length)] +
                           (i % pred.row_length) * pred.element_stride;
@@ -132,21 +132,21 @@ struct Tracker {
   }
 
   void run(const Step& s) {
-    for (int k = 0; k < s.inputs; ++k) check_read(s, s.in[k], s.partition_every, "an input");
+    for (int k = 0; k < s.inputs; ++k) check_read(s, *s.in[k], s.partition_every, "an input");
     for (const PartitionScalar& ps : s.scalar)
-      if (ps.present && ps.tile.base != nullptr) check_read(s, ps.tile, 1, "a [P, 1] operand");
+      if (ps.present && ps.tile != nullptr) check_read(s, *ps.tile, 1, "a [P, 1] operand");
     check_activation_inputs(s);
     check_accumulator(s);
     if (s.predicated) {
       const std::vector<uint8_t*> written = selected_elements(s);
       execute_step(s, machine);
-      const TileAccess& dst = s.staged ? s.final_dst : s.dst;
+      const TileAccess& dst = s.staged ? *s.final_dst : *s.dst;
       for (uint8_t* address : written) std::memset(flags(dst, address), 1, static_cast<std::size_t>(dst.element_size));
       return;
     }
     execute_step(s, machine);
-    mark_written(s.staged || s.result_in_final_dst ? s.final_dst : s.dst, s.partition_every);
-    if (s.has_reduce_res) mark_written(s.reduce_res, 1);
+    mark_written(s.staged || s.result_in_final_dst ? *s.final_dst : *s.dst, s.partition_every);
+    if (s.reduce_res != nullptr) mark_written(*s.reduce_res, 1);
   }
 };
 

@@ -69,7 +69,7 @@ TileAccess contiguous_tile(uint8_t* base, Dtype dtype, int64_t partitions, int64
 
 int64_t innermost_run(const TileAccess& t) { return t.counts.empty() ? 1 : t.counts.back(); }
 
-int64_t common_row_length(const std::vector<const TileAccess*>& tiles) {
+int64_t common_row_length(std::span<const TileAccess* const> tiles) {
   int64_t g = 0;
   for (const TileAccess* t : tiles) g = std::gcd(g, innermost_run(*t));
   return g == 0 ? 1 : g;

@@ -4,6 +4,7 @@
 // partitions x rows x elements with no index arithmetic beyond strides.
 #pragma once
 #include <cstdint>
+#include <span>
 #include <vector>
 
 #include "lanes.hpp"
@@ -44,7 +45,7 @@ TileAccess contiguous_tile(uint8_t* base, Dtype dtype, int64_t partitions, int64
 int64_t innermost_run(const TileAccess& t);
 
 // The largest row length every tile can use (gcd of their innermost runs).
-int64_t common_row_length(const std::vector<const TileAccess*>& tiles);
+int64_t common_row_length(std::span<const TileAccess* const> tiles);
 
 void lay_out_rows(TileAccess& t, int64_t row_length);
 

@@ -23,8 +23,8 @@ struct Body : AccumulatingEnd {
 }  // namespace
 
 void decode_activate2(const DecodeContext& c, Step& s) {
-  const TileAccess data = c.tile("data");
-  stream_tiles(s, c.tile("dst"), {data});
+  const TileAccess* data = c.tile("data");
+  stream_tiles(c, s, c.tile("dst"), {data});
   s.activation = activation_fn(c, "op");
   s.prestage = Step::Prestage::alu_pair;
   s.scalar[0] = c.partition_scalar("imm0", 0.0f);
@@ -34,7 +34,7 @@ void decode_activate2(const DecodeContext& c, Step& s) {
   s.op1 = alu_op(c, "op1");
   s.flag0 = c.boolean("reverse0");
   s.flag1 = c.boolean("reverse1");
-  accumulate_into(c, s, AccumulatorEngine::scalar, data.first_partition, ReduceOp::add);
+  accumulate_into(c, s, AccumulatorEngine::scalar, data->first_partition, ReduceOp::add);
   s.run = run_lanes<Body>;
 }
 

@@ -25,13 +25,13 @@ struct Body : AccumulatingEnd {
 }  // namespace
 
 void decode_activation(const DecodeContext& c, Step& s) {
-  const TileAccess data = c.tile("data");
-  stream_tiles(s, c.tile("dst"), {data});
+  const TileAccess* data = c.tile("data");
+  stream_tiles(c, s, c.tile("dst"), {data});
   s.activation = activation_fn(c, "op");
   s.prestage = Step::Prestage::scale_bias;
   s.scalar[0] = c.partition_scalar("scale", 1.0f);
   s.scalar[1] = c.partition_scalar("bias", 0.0f);
-  accumulate_into(c, s, AccumulatorEngine::scalar, data.first_partition, ReduceOp::add);
+  accumulate_into(c, s, AccumulatorEngine::scalar, data->first_partition, ReduceOp::add);
   s.run = run_lanes<Body>;
 }
 

@@ -5,12 +5,12 @@
 
 namespace nisa {
 namespace {
-void run(const Step& s, Machine&) { copy_tile_bits(s.dst, s.in[0], s.partitions, s.rows(), s.row_length); }
+void run(const Step& s, Machine&) { copy_tile_bits(*s.dst, *s.in[0], s.partitions, s.rows(), s.row_length); }
 }  // namespace
 
 void decode_dma_copy(const DecodeContext& c, Step& s) {
   s.run = run;
-  stream_tiles(s, c.tile("dst"), {c.tile("src")});
+  stream_tiles(c, s, c.tile("dst"), {c.tile("src")});
 }
 
 }  // namespace nisa

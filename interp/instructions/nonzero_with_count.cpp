@@ -19,11 +19,12 @@ inline uint8_t* element_at(const TileAccess& t, int64_t p, int64_t i) {
 // Float32 src: nonzero unless +-0.0 (sign bit masked). Int32 src: nonzero bits.
 template <uint32_t kValueMask>
 void run(const Step& s, Machine&) {
-  const TileAccess& src = s.in[0];
+  const TileAccess& src = *s.in[0];
+  const TileAccess& dst = *s.dst;
   const int64_t count = src.elements;
   // One unit-stride row each (the common case: whole tiles).
-  const bool contiguous = src.row_length == count && src.element_stride == 4 && s.dst.row_length == count + 1 &&
-                          s.dst.element_stride == 4;
+  const bool contiguous = src.row_length == count && src.element_stride == 4 && dst.row_length == count + 1 &&
+                          dst.element_stride == 4;
   for (int64_t p = 0; p < s.partitions; ++p) {
     if ((src.first_partition + p) % 16 != 0) continue;  // S4.1: other partitions untouched
     int32_t found = 0;
@@ -31,7 +32,7 @@ void run(const Step& s, Machine&) {
       // Branch-free compaction: write every index at slot `found` and advance
       // only past nonzeros; slots beyond the final count get padding below.
       const uint8_t* in = element_at(src, p, 0);
-      uint8_t* out = element_at(s.dst, p, 0);
+      uint8_t* out = element_at(dst, p, 0);
       for (int64_t i = 0; i < count; ++i) {
         uint32_t bits;
         std::memcpy(&bits, in + 4 * i, 4);
@@ -45,11 +46,11 @@ void run(const Step& s, Machine&) {
       std::memcpy(&bits, element_at(src, p, i), 4);
       if ((bits & kValueMask) == 0) continue;
       const auto index = static_cast<int32_t>(i + s.int0);
-      std::memcpy(element_at(s.dst, p, found++), &index, 4);
+      std::memcpy(element_at(dst, p, found++), &index, 4);
     }
     const auto padding = static_cast<int32_t>(s.int1);
-    for (int64_t i = found; i < count; ++i) std::memcpy(element_at(s.dst, p, i), &padding, 4);
-    std::memcpy(element_at(s.dst, p, count), &found, 4);
+    for (int64_t i = found; i < count; ++i) std::memcpy(element_at(dst, p, i), &padding, 4);
+    std::memcpy(element_at(dst, p, count), &found, 4);
   }
 }
 
@@ -57,32 +58,21 @@ void run(const Step& s, Machine&) {
 
 void decode_nonzero_with_count(const DecodeContext& c, Step& s) {
   // dst has one more element than src, so each keeps its own row layout.
-  TileAccess src = c.tile("src");
+  const TileAccess* src = c.tile("src");
   s.dst = c.tile("dst");
-  s.partitions = src.partitions;
-  s.elements = src.elements;
+  s.partitions = src->partitions;
+  s.elements = src->elements;
   s.in[0] = src;
   s.inputs = 1;
   s.row_length = 0;
   // S1.6: src is read before dst is written; a found index could overwrite a
-  // src element not yet read when the two overlap, so stage dst then.
-  if (tiles_overlap(s.dst, src)) {
-    s.staged = true;
-    s.staging_reads_dst = true;  // untouched partitions keep their bytes
-    s.final_dst = s.dst;
-    const auto bytes = static_cast<std::size_t>(s.dst.partitions * s.dst.elements * 4);
-    s.staging = std::make_unique<uint8_t[]>(bytes);
-    const int64_t first = s.dst.first_partition;
-    s.dst = contiguous_tile(s.staging.get(), Dtype::i32, s.final_dst.partitions, s.final_dst.elements);
-    s.dst.first_partition = first;
-    s.staging_row_length = common_row_length({&s.dst, &s.final_dst});
-    lay_out_rows(s.dst, s.staging_row_length);
-    lay_out_rows(s.final_dst, s.staging_row_length);
-  }
+  // src element not yet read when the two overlap, so stage dst then
+  // (starting as a copy: untouched partitions keep their bytes).
+  if (tiles_overlap(*s.dst, *src)) stage_dst(c, s, s.dst, s.dst->row_length, /*reads_dst=*/true);
   s.partition_every = 16;
   s.int0 = c.integer("index_offset");
   s.int1 = c.integer("padding_val");
-  s.run = src.dtype == Dtype::f32 ? run<0x7FFFFFFFu> : run<0xFFFFFFFFu>;
+  s.run = src->dtype == Dtype::f32 ? run<0x7FFFFFFFu> : run<0xFFFFFFFFu>;
 }
 
 }  // namespace nisa

@@ -68,15 +68,15 @@ struct Body : AccumulatingEnd {
 }  // namespace
 
 void decode_range_select(const DecodeContext& c, Step& s) {
-  const TileAccess on_true = c.tile("on_true_tile");
-  stream_tiles(s, c.tile("dst"), {on_true});
+  const TileAccess* on_true = c.tile("on_true_tile");
+  stream_tiles(c, s, c.tile("dst"), {on_true});
   s.scalar[0] = c.partition_scalar("bound0", 0.0f);
   s.scalar[1] = c.partition_scalar("bound1", 0.0f);
   s.scalar[2].value = c.scalar("on_false_value");  // fp32.min (seed 003); not per partition
   s.compare0 = compare_op(c, "comp_op0");
   s.compare1 = compare_op(c, "comp_op1");
   s.int0 = c.integer("range_start");
-  accumulate_into(c, s, AccumulatorEngine::vector, on_true.first_partition, ReduceOp::maximum);
+  accumulate_into(c, s, AccumulatorEngine::vector, on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
 }
 

@@ -32,11 +32,11 @@ struct Body : AccumulatingEnd {
 }  // namespace
 
 void decode_select_reduce(const DecodeContext& c, Step& s) {
-  const TileAccess on_true = c.tile("on_true");
-  stream_tiles(s, c.tile("dst"), {c.tile("predicate"), on_true});
+  const TileAccess* on_true = c.tile("on_true");
+  stream_tiles(c, s, c.tile("dst"), {c.tile("predicate"), on_true});
   s.scalar[0] = c.partition_scalar("on_false", 0.0f);
   s.flag0 = c.boolean("reverse_pred");
-  accumulate_into(c, s, AccumulatorEngine::vector, on_true.first_partition, ReduceOp::maximum);
+  accumulate_into(c, s, AccumulatorEngine::vector, on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
 }
 

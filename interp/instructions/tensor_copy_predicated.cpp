@@ -33,19 +33,20 @@ void blend_row(uint8_t* d, const uint8_t* pr, const uint8_t* sr, Bits<kSize> sca
 
 template <int64_t kSize, class Pred, bool kScalarSrc>
 void run(const Step& s, Machine&) {
-  const TileAccess& pred = s.in[0];
-  const TileAccess& src = s.in[1];
+  const TileAccess& dst = *s.dst;
+  const TileAccess& pred = *s.in[0];
+  const TileAccess& src = kScalarSrc ? pred : *s.in[1];  // not read with a scalar src
   const bool reverse = s.flag0;
   uint8_t scalar[kSize];
   std::memcpy(scalar, &s.bits, kSize);
   Bits<kSize> scalar_bits;
   std::memcpy(&scalar_bits, &s.bits, kSize);
-  const bool contiguous = s.dst.element_stride == kSize && pred.element_stride == static_cast<int64_t>(sizeof(Pred)) &&
+  const bool contiguous = dst.element_stride == kSize && pred.element_stride == static_cast<int64_t>(sizeof(Pred)) &&
                           (kScalarSrc || src.element_stride == kSize);
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       const auto ri = static_cast<std::size_t>(r);
-      uint8_t* d = s.dst.partition(p) + s.dst.row_offsets[ri];
+      uint8_t* d = dst.partition(p) + dst.row_offsets[ri];
       const uint8_t* pr = pred.partition(p) + pred.row_offsets[ri];
       const uint8_t* sr = kScalarSrc ? scalar : src.partition(p) + src.row_offsets[ri];
       if (contiguous) {
@@ -56,7 +57,7 @@ void run(const Step& s, Machine&) {
         Pred pv;
         std::memcpy(&pv, pr + i * pred.element_stride, sizeof(Pred));
         if ((pv != 0) == reverse) continue;
-        std::memcpy(d + i * s.dst.element_stride, kScalarSrc ? scalar : sr + i * src.element_stride, kSize);
+        std::memcpy(d + i * dst.element_stride, kScalarSrc ? scalar : sr + i * src.element_stride, kSize);
       }
     }
 }
@@ -80,16 +81,16 @@ Kernel pick(int64_t predicate_size, bool scalar_src) {
 void decode_tensor_copy_predicated(const DecodeContext& c, Step& s) {
   const bool scalar_src = !c.is_tile("src");
   if (scalar_src) {
-    stream_tiles(s, c.tile("dst"), {c.tile("predicate")}, /*reads_dst=*/true);
-    s.bits = c.integer_valued("src") ? bits_from_i64(s.dst.dtype, c.integer("src"))
-                                     : bits_from_f32(s.dst.dtype, c.scalar("src"));
+    stream_tiles(c, s, c.tile("dst"), {c.tile("predicate")}, /*reads_dst=*/true);
+    s.bits = c.integer_valued("src") ? bits_from_i64(s.dst->dtype, c.integer("src"))
+                                     : bits_from_f32(s.dst->dtype, c.scalar("src"));
   } else {
-    stream_tiles(s, c.tile("dst"), {c.tile("predicate"), c.tile("src")}, /*reads_dst=*/true);
+    stream_tiles(c, s, c.tile("dst"), {c.tile("predicate"), c.tile("src")}, /*reads_dst=*/true);
   }
   s.flag0 = c.boolean("reverse_pred");
   s.predicated = true;
-  const int64_t psize = s.in[0].element_size;
-  switch (s.dst.element_size) {
+  const int64_t psize = s.in[0]->element_size;
+  switch (s.dst->element_size) {
     case 1: s.run = pick<1>(psize, scalar_src); break;
     case 2: s.run = pick<2>(psize, scalar_src); break;
     default: s.run = pick<4>(psize, scalar_src); break;

@@ -14,7 +14,7 @@ struct Body {
   }
   static void end(const Step& s, Machine&, int64_t p, float r) {
     const float v = s.flag0 ? -r : r;
-    s.final_dst.store(s.final_dst.partition(p), s.final_dst.element_stride, 1, &v);
+    s.final_dst->store(s.final_dst->partition(p), s.final_dst->element_stride, 1, &v);
   }
 };
 
@@ -24,8 +24,8 @@ void decode_tensor_reduce(const DecodeContext& c, Step& s) {
   // The free elements stream through the lane loop into the fold only; the
   // [P, 1] result is written per partition after its last element was read
   // (S1.6: dst may overlap data).
-  const TileAccess data = c.tile("data");
-  stream_tiles(s, data, {data});
+  const TileAccess* data = c.tile("data");
+  stream_tiles(c, s, data, {data});
   s.final_dst = c.tile("dst");
   s.reduce_op = reduce_op(c, "op");
   s.flag0 = c.boolean("negate");

@@ -21,7 +21,7 @@ struct Body {
 }  // namespace
 
 void decode_tensor_scalar(const DecodeContext& c, Step& s) {
-  stream_tiles(s, c.tile("dst"), {c.tile("data")});
+  stream_tiles(c, s, c.tile("dst"), {c.tile("data")});
   s.op0 = alu_op(c, "op0");
   s.op1 = alu_op(c, "op1");
   s.scalar[0] = c.partition_scalar("operand0", 0.0f);

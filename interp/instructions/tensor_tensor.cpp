@@ -18,7 +18,7 @@ struct Body {
 }  // namespace
 
 void decode_tensor_tensor(const DecodeContext& c, Step& s) {
-  stream_tiles(s, c.tile("dst"), {c.tile("data1"), c.tile("data2")});
+  stream_tiles(c, s, c.tile("dst"), {c.tile("data1"), c.tile("data2")});
   s.op0 = alu_op(c, "op");
   s.run = run_lanes<Body>;
 }

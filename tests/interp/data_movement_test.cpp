@@ -96,7 +96,8 @@ TEST_CASE("pre-decoding stages dst only when it overlaps an input with another l
   Operand shifted = m.whole(x);
   shifted.view.dims[1] = DimSlice{1, 32, 1};
   m.add("dma_copy", {{"dst", shifted}, {"src", x_left}});                    // overlapping, shifted
-  const std::vector<Step> steps = predecode(active_spec(), m.program(), m.machine());
+  const DecodedProgram decoded = predecode(active_spec(), m.program(), m.machine());
+  const std::vector<Step>& steps = decoded.steps;
   CHECK_FALSE(steps[0].staged);
   CHECK_FALSE(steps[1].staged);
   CHECK_FALSE(steps[2].staged);

@@ -144,9 +144,9 @@ class TestMachine {
     Program slice = program_;
     slice.instructions.assign(program_.instructions.begin() + static_cast<std::ptrdiff_t>(ran_), program_.instructions.end());
     ran_ = program_.instructions.size();
-    const std::vector<Step> steps = predecode(spec_, slice, *machine_);
-    if (strict) execute_strict(slice, steps, *machine_);
-    else execute(steps, *machine_);
+    const DecodedProgram decoded = predecode(spec_, slice, *machine_);
+    if (strict) execute_strict(slice, decoded.steps, *machine_);
+    else execute(decoded.steps, *machine_);
   }
 
   Machine& machine() {
