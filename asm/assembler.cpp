@@ -15,11 +15,7 @@ namespace nisa {
 
 namespace {
 
-// Resource limits (LANGUAGE.md 2.1 leaves them to the implementation): a
-// runaway .rept nest ends with an error at its outermost .rept line, not a
-// hang or an out-of-memory kill. 1,000,000 executed lines is 10x the largest
-// benchmark program and about 1 GB of program model.
-constexpr int64_t kMaxExecutedLines = 1'000'000;
+// Resource limits beside AssembleLimits (assembler.hpp).
 constexpr int64_t kMaxReptCount = 1'000'000;
 constexpr int kMaxReptNesting = 64;
 // Tokens of .rept body lines kept for the next iterations (48 bytes each: at most ~12 MB).
@@ -54,8 +50,26 @@ struct Driver {
   std::unordered_map<std::size_t, std::vector<Token>> rept_line_tokens;
   std::size_t cached_tokens = 0;
   std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
+  AssembleLimits limits;
   int64_t executed = 0;
+  int64_t iterations = 0;
   bool stopped = false;
+
+  // Counts one more of `what` against its limit; beyond it, reports the
+  // error at the outermost loop (where the count must change) and stops.
+  bool within_limit(int64_t& counter, int64_t limit, const char* what, std::size_t line, int column) {
+    if (++counter <= limit) return true;
+    std::size_t at = line;
+    if (!open_repts.empty()) {
+      at = open_repts.front();
+      tokenize_line(lines[at], toks);
+      column = toks[0].column;
+    }
+    diags.error(static_cast<int>(at) + 1, column,
+                ".rept expansion exceeds the assembler's limit of " + std::to_string(limit) + " " + what);
+    stopped = true;
+    return false;
+  }
 
   void match_repts() {
     std::vector<std::size_t> open;
@@ -103,7 +117,10 @@ struct Driver {
     const std::string var_name(var.text);
     const std::size_t body_end = matching_endr.at(i);
     open_repts.push_back(i);
+    const int column = t[0].column;
     for (int64_t k = 0; k < count && !stopped; ++k) {
+      // An empty body executes no line: iterations have their own limit.
+      if (!within_limit(iterations, limits.rept_iterations, "iterations", i, column)) break;
       state.rept_vars.emplace_back(var_name, ExprValue::integer(k));
       run(i + 1, body_end);
       state.rept_vars.pop_back();
@@ -136,20 +153,7 @@ struct Driver {
       if (kinds[i] == LineKind::skip) continue;
       const int line = static_cast<int>(i) + 1;
       const std::vector<Token>& t = tokens_of(i);
-      if (++executed > kMaxExecutedLines) {
-        // Blame the outermost loop: that is where the count must change.
-        const bool in_rept = !open_repts.empty();
-        const std::size_t at = in_rept ? open_repts.front() : i;
-        int column = t[0].column;
-        if (in_rept) {
-          tokenize_line(lines[at], toks);
-          column = toks[0].column;
-        }
-        diags.error(static_cast<int>(at) + 1, column,
-                    ".rept expansion exceeds the assembler's limit of " + std::to_string(kMaxExecutedLines) + " executed lines");
-        stopped = true;
-        return;
-      }
+      if (!within_limit(executed, limits.executed_lines, "executed lines", i, t[0].column)) return;
       try {
         if (kinds[i] == LineKind::rept) {
           const auto match = matching_endr.find(i);
@@ -194,7 +198,8 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   return assemble(spec, source, file_name, nullptr);
 }
 
-AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink) {
+AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink,
+                        const AssembleLimits& limits) {
   if (source.size() > UINT32_MAX) {
     AssembleResult too_large;
     too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", ""});
@@ -217,7 +222,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   });
   DiagnosticList diags(file_name, lines);
   for (auto& [line, e] : lexer_errors) diags.error(line, e.column, std::move(e.message));
-  Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, 0, false};
+  Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, limits, 0, 0, false};
   driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;

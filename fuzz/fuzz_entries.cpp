@@ -4,6 +4,7 @@
 
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -56,22 +57,54 @@ void run_within_budget(const Spec& spec, const Program& program, bool strict) {
 
 }  // namespace
 
+// `nisa asm`'s path: instructions encoded as the assembler accepts them.
+class EncodingSink final : public InstructionSink {
+ public:
+  explicit EncodingSink(NbinEncoder& encoder) : encoder_(encoder) {}
+  void add(const Program& program, const Instruction& ins) override { encoder_.add(program, ins); }
+
+ private:
+  NbinEncoder& encoder_;
+};
+
+// The bytes `nisa asm` would write, or nullopt when it reports errors.
+std::optional<std::vector<uint8_t>> streamed_nbin(const Spec& spec, std::string_view text, const AssembleLimits& limits) {
+  NbinEncoder encoder(spec);
+  EncodingSink sink(encoder);
+  const AssembleResult result = assemble(spec, text, "fuzz.nasm", &sink, limits);
+  if (!result.diagnostics.empty()) return std::nullopt;
+  try {
+    const NbinEncoder::Parts parts = encoder.finish(result.program);
+    std::vector<uint8_t> bytes = parts.head;
+    for (const std::vector<uint8_t>& chunk : parts.stream) bytes.insert(bytes.end(), chunk.begin(), chunk.end());
+    return bytes;
+  } catch (const InputError&) {
+    return std::nullopt;
+  }
+}
+
 void assemble_text(const uint8_t* data, std::size_t size) {
   const Spec& spec = active_spec();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  AssembleResult result = assemble(spec, text, "fuzz.nasm");
+  const AssembleLimits limits{kMaxFuzzReptLines, kMaxFuzzReptLines};
+  AssembleResult result = assemble(spec, text, "fuzz.nasm", nullptr, limits);
+  const std::optional<std::vector<uint8_t>> streamed = streamed_nbin(spec, text, limits);
   if (!result.diagnostics.empty()) {
     for (const Diagnostic& d : result.diagnostics) (void)format_diagnostic(d);
+    if (streamed) broken("nisa asm's streaming path accepts what the program model refuses");
     return;
   }
-  // A clean assembly encodes; the binary decodes to a program that encodes to
-  // the same bytes; the disassembly assembles to the same bytes (LANGUAGE.md 1).
+  // A clean assembly encodes (and nisa asm's streaming encoder gives the same
+  // bytes); the binary decodes to a program that encodes to the same bytes;
+  // the disassembly assembles to the same bytes (LANGUAGE.md 1).
   std::vector<uint8_t> bytes;
   try {
     bytes = encode_program(spec, result.program);
   } catch (const InputError&) {
+    if (streamed) broken("nisa asm's streaming path encodes what encode_program refuses");
     return;  // a value that does not fit its field is reported, not a bug
   }
+  if (!streamed || *streamed != bytes) broken("nisa asm's streaming path writes other bytes than encode_program");
   const Program decoded = decode_program(spec, bytes, "fuzz.nbin");
   if (encode_program(spec, decoded) != bytes) broken("decode(encode(p)) encodes differently");
   AssembleResult again = assemble(spec, disassemble(spec, decoded), "fuzz.dis.nasm");

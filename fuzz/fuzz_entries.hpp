@@ -16,6 +16,10 @@ namespace nisa::fuzz {
 
 // Limits of a fuzz run, not of nisa: the fuzzer's environment has a fixed
 // memory budget, so programs are executed only when they are small enough.
+// The assembler's .rept limits for fuzzing: the real ones (1,000,000) make a
+// legitimate expansion take tens of seconds under the sanitizers, which
+// libFuzzer would report as a hang; the code paths are the same.
+inline constexpr int64_t kMaxFuzzReptLines = 20'000;
 inline constexpr std::size_t kMaxRunInstructions = 256;        // run-time instruction budget
 inline constexpr int64_t kMaxRunElements = int64_t{1} << 20;   // tensor operand elements, all instructions
 inline constexpr int64_t kMaxRunHbmBytes = int64_t{16} << 20;  // all HBM tensors together
