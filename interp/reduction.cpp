@@ -15,22 +15,30 @@ using Int8 = int32_t __attribute__((vector_size(32)));
 template <bool kMax, bool kAbs>
 inline Float8 pick(Float8 x, Float8 part, Int8& nan) {
   if constexpr (kAbs) x = reinterpret_cast<Float8>(reinterpret_cast<Int8>(x) & 0x7FFFFFFF);
-  const Int8 take = kMax ? (x > part) : (x < part);
   nan |= (x != x);
-  return reinterpret_cast<Float8>((reinterpret_cast<Int8>(x) & take) | (reinterpret_cast<Int8>(part) & ~take));
+  // The MAXPS/MINPS pattern (a NaN x keeps `part`; `nan` notes it).
+  if constexpr (kMax) return x > part ? x : part;
+  else return x < part ? x : part;
 }
 
 template <bool kMax, bool kAbs>
 float fold_exact(float r, const float* v, int64_t n) {
-  Float8 a = {r, r, r, r, r, r, r, r}, b = a;
-  Int8 nan = {0, 0, 0, 0, 0, 0, 0, 0};
+  // Four independent chains (and NaN notes): each pick waits for its
+  // chain's previous one, so one chain would be bound by latency.
+  constexpr int kChains = 4;
+  Float8 part[kChains];
+  Int8 nan[kChains];
+  for (int c = 0; c < kChains; ++c) part[c] = Float8{r, r, r, r, r, r, r, r}, nan[c] = Int8{0, 0, 0, 0, 0, 0, 0, 0};
   int64_t i = 0;
-  for (; i + 16 <= n; i += 16) {
-    Float8 x, y;
-    std::memcpy(&x, v + i, sizeof x);
-    std::memcpy(&y, v + i + 8, sizeof y);
-    a = pick<kMax, kAbs>(x, a, nan);
-    b = pick<kMax, kAbs>(y, b, nan);
+  for (; i + 8 * kChains <= n; i += 8 * kChains)
+    for (int c = 0; c < kChains; ++c) {
+      Float8 x;
+      std::memcpy(&x, v + i + 8 * c, sizeof x);
+      part[c] = pick<kMax, kAbs>(x, part[c], nan[c]);
+    }
+  for (int c = 1; c < kChains; ++c) {
+    part[0] = pick<kMax, false>(part[c], part[0], nan[0]);
+    nan[0] |= nan[c];
   }
   float out = r;
   bool any_nan = r != r;
@@ -40,9 +48,8 @@ float fold_exact(float r, const float* v, int64_t n) {
     out = (kMax ? x > out : x < out) ? x : out;
   };
   for (int k = 0; k < 8; ++k) {
-    take(a[k]);
-    take(b[k]);
-    any_nan |= nan[k] != 0;
+    take(part[0][k]);
+    any_nan |= nan[0][k] != 0;
   }
   for (; i < n; ++i) take(v[i]);
   return any_nan ? std::numeric_limits<float>::quiet_NaN() : out;
