@@ -1,7 +1,7 @@
 ; Benchmark activate2_f32: activate2 (tanh of data*imm0 - imm1, add-reduction into the Scalar accumulator) on a f32 [128, 2048] tile, REPS times (trn3).
 ; bench-elements-per-rep: 262144
 ; bench-bytes-per-rep: 2097152   (tile bytes read + written per repetition)
-; bench-rtol: 1e-4   (add-reductions: NumPy sums in another order)
+; bench-rtol: 1e-3   (add-reductions: NumPy sums in another order; 10M float32 terms whose row 51 partly cancels differ by 1.5e-4)
 ;   build/nisa run bench/activate2_f32.nasm --dump out/   (or scripts/bench)
 .arch trn3
 .equ  REPS, 5000
