@@ -12,13 +12,16 @@ namespace {
 using Float8 = float __attribute__((vector_size(32)));  // one AVX register (two SSE ones without AVX)
 using Int8 = int32_t __attribute__((vector_size(32)));
 
+// Vectors pass by reference: by value they would change the calling
+// convention between AVX and SSE builds (-Wpsabi).
 template <bool kMax, bool kAbs>
-inline Float8 pick(Float8 x, Float8 part, Int8& nan) {
+inline void pick(const Float8& value, Float8& part, Int8& nan) {
+  Float8 x = value;
   if constexpr (kAbs) x = reinterpret_cast<Float8>(reinterpret_cast<Int8>(x) & 0x7FFFFFFF);
   nan |= (x != x);
   // The MAXPS/MINPS pattern (a NaN x keeps `part`; `nan` notes it).
-  if constexpr (kMax) return x > part ? x : part;
-  else return x < part ? x : part;
+  if constexpr (kMax) part = x > part ? x : part;
+  else part = x < part ? x : part;
 }
 
 template <bool kMax, bool kAbs>
@@ -34,10 +37,10 @@ float fold_exact(float r, const float* v, int64_t n) {
     for (int c = 0; c < kChains; ++c) {
       Float8 x;
       std::memcpy(&x, v + i + 8 * c, sizeof x);
-      part[c] = pick<kMax, kAbs>(x, part[c], nan[c]);
+      pick<kMax, kAbs>(x, part[c], nan[c]);
     }
   for (int c = 1; c < kChains; ++c) {
-    part[0] = pick<kMax, false>(part[c], part[0], nan[0]);
+    pick<kMax, false>(part[c], part[0], nan[0]);
     nan[0] |= nan[c];
   }
   float out = r;
