@@ -2,7 +2,10 @@
 // reduce_op, reverse_pred (Vector; seed 002, S4.3):
 // result = where(predicate != 0 (reversed: == 0), on_true, on_false[p]),
 // written to dst; its maximum feeds the Vector accumulator (S3).
+#include <bit>
+
 #include "../lane_loop.hpp"
+#include "../predicated_select.hpp"
 #include "instructions.hpp"
 
 namespace nisa {
@@ -29,6 +32,31 @@ struct Body : AccumulatingEnd {
   }
 };
 
+// The common layout in one pass per row with no conversions: float32
+// on_true and dst, a 1-byte predicate, all contiguous. The selection is of
+// bits (on_true's float32 bits are its value; on_false is float32), then the
+// row's maximum folds from dst (still in cache).
+template <class Pred>
+void run_contiguous(const Step& s, Machine& m) {
+  const TileAccess& dst = *s.dst;
+  const TileAccess& pred = *s.in[0];
+  const TileAccess& on_true = *s.in[1];
+  const bool folds = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce;
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    const auto on_false = std::bit_cast<uint32_t>(s.scalar[0].at(p));
+    float r = fold_start(ReduceOp::maximum);
+    for (int64_t row = 0; row < s.rows(); ++row) {
+      const auto ri = static_cast<std::size_t>(row);
+      uint8_t* out = dst.partition(p) + dst.row_offsets[ri];
+      select_row<4, Pred, false, true>(out, pred.partition(p) + pred.row_offsets[ri],
+                                       on_true.partition(p) + on_true.row_offsets[ri], 0, nullptr, on_false, s.flag0,
+                                       s.row_length);
+      if (folds) r = fold(ReduceOp::maximum, r, reinterpret_cast<const float*>(out), s.row_length);
+    }
+    update_accumulator(s, m, p, r);
+  }
+}
+
 }  // namespace
 
 void decode_select_reduce(const DecodeContext& c, Step& s) {
@@ -38,6 +66,9 @@ void decode_select_reduce(const DecodeContext& c, Step& s) {
   s.flag0 = c.boolean("reverse_pred");
   accumulate_into(c, s, AccumulatorEngine::vector, on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
+  const TileAccess& pred = *s.in[0];
+  if (reads_in_place(*s.dst) && reads_in_place(*s.in[1]) && pred.element_size == 1 && pred.unit_stride())
+    s.run = pred.dtype == Dtype::i8 ? run_contiguous<int8_t> : run_contiguous<uint8_t>;
 }
 
 }  // namespace nisa

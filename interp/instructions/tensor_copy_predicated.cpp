@@ -4,72 +4,12 @@
 // (S2.1); a scalar src is converted to dst's dtype once (an integer scalar for
 // an integer tile exactly).
 #include <cstring>
-#include <type_traits>
 
+#include "../predicated_select.hpp"
 #include "instructions.hpp"
 
 namespace nisa {
 namespace {
-
-template <int64_t kSize>
-using Bits = std::conditional_t<kSize == 1, uint8_t, std::conditional_t<kSize == 2, uint16_t, uint32_t>>;
-
-// Contiguous rows: dst[i] = take ? src[i] : dst[i] as a select of bit
-// patterns, eight elements at a time in vectors (GCC/Clang vector
-// extensions; rewriting an unselected element with its own bits leaves it
-// unchanged), so the predicate's width and dst's need not match for it to
-// vectorise.
-// Eight elements of kSize bytes as one vector (GCC/Clang vector extensions),
-// unsigned (the bits) and signed (a compare's all-ones / zero result).
-template <int64_t kSize>
-struct Lanes8;
-template <>
-struct Lanes8<1> {
-  using bits = uint8_t __attribute__((vector_size(8)));
-  using mask = int8_t __attribute__((vector_size(8)));
-};
-template <>
-struct Lanes8<2> {
-  using bits = uint16_t __attribute__((vector_size(16)));
-  using mask = int16_t __attribute__((vector_size(16)));
-};
-template <>
-struct Lanes8<4> {
-  using bits = uint32_t __attribute__((vector_size(32)));
-  using mask = int32_t __attribute__((vector_size(32)));
-};
-
-// Contiguous rows: dst[i] = take ? src[i] : dst[i] as a select of bit
-// patterns, eight elements at a time (rewriting an unselected element with its
-// own bits leaves it unchanged). The predicate's compare mask is widened or
-// narrowed to dst's element size, so any pair of widths vectorises.
-template <int64_t kSize, class Pred, bool kScalarSrc>
-void blend_row(uint8_t* d, const uint8_t* pr, const uint8_t* sr, Bits<kSize> scalar, bool reverse, int64_t n) {
-  using T = Bits<kSize>;
-  using V = typename Lanes8<kSize>::bits;
-  using M = typename Lanes8<kSize>::mask;
-  using P = typename Lanes8<static_cast<int64_t>(sizeof(Pred))>::bits;
-  constexpr int64_t kPred = static_cast<int64_t>(sizeof(Pred));
-  V flip, sv;
-  for (int k = 0; k < 8; ++k) flip[k] = reverse ? T(~T(0)) : T(0), sv[k] = scalar;
-  int64_t i = 0;
-  for (; i + 8 <= n; i += 8) {
-    P pv;
-    std::memcpy(&pv, pr + i * kPred, sizeof pv);
-    const V take = reinterpret_cast<V>(__builtin_convertvector(pv != 0, M)) ^ flip;
-    V dv;
-    std::memcpy(&dv, d + i * kSize, sizeof dv);
-    if constexpr (!kScalarSrc) std::memcpy(&sv, sr + i * kSize, sizeof sv);
-    const V out = (sv & take) | (dv & ~take);
-    std::memcpy(d + i * kSize, &out, sizeof out);
-  }
-  for (; i < n; ++i) {
-    Pred pv;
-    std::memcpy(&pv, pr + i * kPred, sizeof(Pred));
-    if ((pv != 0) == reverse) continue;
-    std::memcpy(d + i * kSize, kScalarSrc ? reinterpret_cast<const uint8_t*>(&scalar) : sr + i * kSize, kSize);
-  }
-}
 
 template <int64_t kSize, class Pred, bool kScalarSrc>
 void run(const Step& s, Machine&) {
@@ -90,7 +30,8 @@ void run(const Step& s, Machine&) {
       const uint8_t* pr = pred.partition(p) + pred.row_offsets[ri];
       const uint8_t* sr = kScalarSrc ? scalar : src.partition(p) + src.row_offsets[ri];
       if (contiguous) {
-        blend_row<kSize, Pred, kScalarSrc>(d, pr, sr, scalar_bits, reverse, s.row_length);
+        // dst = take ? src : dst (an unselected element is rewritten with its own bits)
+        select_row<kSize, Pred, kScalarSrc, false>(d, pr, sr, scalar_bits, d, 0, reverse, s.row_length);
         continue;
       }
       for (int64_t i = 0; i < s.row_length; ++i) {
