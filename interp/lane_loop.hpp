@@ -15,6 +15,12 @@
 //     // the accumulator and reduce_res
 //     static void end(const Step&, Machine&, int64_t p, float r);
 //   };
+//
+// A Body may also fuse a maximum-reduction into its pass over the batch:
+//     static void apply_max(const Step&, const Lane&, int64_t first, int64_t n,
+//                           const float* const* in, float* out, float& r);
+// (r = fold(maximum, r, out, n) as well as apply), used when the step folds
+// with maximum.
 #pragma once
 #include <cstdint>
 
@@ -39,6 +45,11 @@ inline bool reads_in_place(const TileAccess& t) {
   return t.dtype == Dtype::f32 && t.unit_stride() && reinterpret_cast<uintptr_t>(t.base) % alignof(float) == 0 &&
          t.partition_stride % 4 == 0;
 }
+
+template <class Body>
+constexpr bool kFusesMax = requires(const Step& s, const Lane& l, const float* const* in, float* out, float& r) {
+  Body::apply_max(s, l, int64_t{0}, int64_t{0}, in, out, r);
+};
 
 // kStoresDst false: the results only feed the reduction (tensor_reduce).
 // Partitions run in blocks: of kFoldLanes when the reduction is an add (its
@@ -89,8 +100,17 @@ void run_lanes(const Step& s, Machine& m) {
           uint8_t* dst =
               kStoresDst ? s.dst->partition(p) + s.dst->row_offsets[ri] + c * s.dst->element_stride : nullptr;
           float* out = in_place_out ? reinterpret_cast<float*>(dst) : out_buffer[b];
-          Body::apply(s, lane[b], row * length + c, n, in, out);
-          if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
+          if constexpr (kFusesMax<Body>) {
+            if (folds && s.reduce_op == ReduceOp::maximum) {
+              Body::apply_max(s, lane[b], row * length + c, n, in, out, r[b]);
+            } else {
+              Body::apply(s, lane[b], row * length + c, n, in, out);
+              if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
+            }
+          } else {
+            Body::apply(s, lane[b], row * length + c, n, in, out);
+            if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
+          }
           if (kStoresDst && !in_place_out) s.dst->store(dst, s.dst->element_stride, n, out);
           outs[b] = out;
         }

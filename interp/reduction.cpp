@@ -24,8 +24,9 @@ inline void pick(const Float8& value, Float8& part, Int8& nan) {
   else part = x < part ? x : part;
 }
 
-template <bool kMax, bool kAbs>
-float fold_exact(float r, const float* v, int64_t n) {
+// kCopy: also copies v to `copy` in the same pass (range_select's kept run).
+template <bool kMax, bool kAbs, bool kCopy = false>
+float fold_exact(float r, const float* v, int64_t n, float* copy = nullptr) {
   // Four independent chains (and NaN notes): each pick waits for its
   // chain's previous one, so one chain would be bound by latency.
   constexpr int kChains = 4;
@@ -37,6 +38,7 @@ float fold_exact(float r, const float* v, int64_t n) {
     for (int c = 0; c < kChains; ++c) {
       Float8 x;
       std::memcpy(&x, v + i + 8 * c, sizeof x);
+      if constexpr (kCopy) std::memcpy(copy + i + 8 * c, &x, sizeof x);
       pick<kMax, kAbs>(x, part[c], nan[c]);
     }
   for (int c = 1; c < kChains; ++c) {
@@ -54,7 +56,10 @@ float fold_exact(float r, const float* v, int64_t n) {
     take(part[0][k]);
     any_nan |= nan[0][k] != 0;
   }
-  for (; i < n; ++i) take(v[i]);
+  for (; i < n; ++i) {
+    if constexpr (kCopy) copy[i] = v[i];
+    take(v[i]);
+  }
   return any_nan ? std::numeric_limits<float>::quiet_NaN() : out;
 }
 
@@ -75,6 +80,10 @@ float fold(ReduceOp op, float r, const float* v, int64_t n) {
     case ReduceOp::none: break;
   }
   return r;
+}
+
+float fold_max_copying(float r, const float* v, float* copy, int64_t n) {
+  return copy == v ? fold_exact<true, false>(r, v, n) : fold_exact<true, false, true>(r, v, n, copy);
 }
 
 void fold_add_lanes(float* r, const float* const* v, int lanes, int64_t n) {

@@ -44,6 +44,10 @@ inline float reduce_identity(ReduceOp op) {
 // compiler can vectorise.
 float fold(ReduceOp op, float r, const float* v, int64_t n);
 
+// fold(maximum, r, v, n) that also copies v to `copy` in the same pass
+// (nothing to copy when copy == v).
+float fold_max_copying(float r, const float* v, float* copy, int64_t n);
+
 // `add` folds of kFoldLanes partitions at once: r[k] = fold(add, r[k], v[k], n)
 // for k < lanes. Each partition's sum stays left to right (S3), bit for bit;
 // the partitions' chains are independent, so interleaving them hides the

@@ -63,6 +63,18 @@ struct Body : AccumulatingEnd {
       for (int64_t i = a; i < b; ++i) out[i] = x[i];
     for (int64_t i = b; i < n; ++i) out[i] = fill;
   }
+  // The same in one pass with the maximum: the kept run is copied while it
+  // is folded, and the fill counts once if any element took it.
+  static void apply_max(const Step& s, const Lane& lane, int64_t first, int64_t n, const float* const* in, float* out,
+                        float& r) {
+    const float fill = s.scalar[2].value;
+    const int64_t a = std::clamp(lane.keep_first - first, int64_t{0}, n);
+    const int64_t b = std::clamp(lane.keep_last + 1 - first, a, n);
+    for (int64_t i = 0; i < a; ++i) out[i] = fill;
+    for (int64_t i = b; i < n; ++i) out[i] = fill;
+    if (a > 0 || b < n) r = fold(ReduceOp::maximum, r, &fill, 1);
+    r = fold_max_copying(r, in[0] + a, out + a, b - a);
+  }
 };
 
 }  // namespace
