@@ -4,6 +4,7 @@
 
 #include "assembler.hpp"
 #include "commands.hpp"
+#include "encoding_sink.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
 #include "nbin.hpp"
@@ -21,17 +22,6 @@ std::string default_output(const std::string& input) {
     return input + ".nbin";
   return input.substr(0, dot) + ".nbin";
 }
-
-// Encodes each instruction as the assembler accepts it: the program model of
-// a long file is never built (the bytes are the same as encode_program's).
-class EncodingSink final : public InstructionSink {
- public:
-  explicit EncodingSink(NbinEncoder& encoder) : encoder_(encoder) {}
-  void add(const Program& program, const Instruction& ins) override { encoder_.add(program, ins); }
-
- private:
-  NbinEncoder& encoder_;
-};
 
 std::string_view as_chars(const std::vector<uint8_t>& bytes) {
   return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());

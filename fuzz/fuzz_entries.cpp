@@ -12,6 +12,7 @@
 
 #include "assembler.hpp"
 #include "disassembler.hpp"
+#include "encoding_sink.hpp"
 #include "error.hpp"
 #include "interpreter.hpp"
 #include "nbin.hpp"
@@ -56,16 +57,6 @@ void run_within_budget(const Spec& spec, const Program& program, bool strict) {
 }
 
 }  // namespace
-
-// `nisa asm`'s path: instructions encoded as the assembler accepts them.
-class EncodingSink final : public InstructionSink {
- public:
-  explicit EncodingSink(NbinEncoder& encoder) : encoder_(encoder) {}
-  void add(const Program& program, const Instruction& ins) override { encoder_.add(program, ins); }
-
- private:
-  NbinEncoder& encoder_;
-};
 
 // The bytes `nisa asm` would write, or nullopt when it reports errors.
 std::optional<std::vector<uint8_t>> streamed_nbin(const Spec& spec, std::string_view text, const AssembleLimits& limits) {
