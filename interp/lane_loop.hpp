@@ -63,6 +63,7 @@ void run_lanes(const Step& s, Machine& m) {
   const bool folds = reducing && s.reduce_op != ReduceOp::none;
   const bool adds = folds && s.reduce_op == ReduceOp::add;
   const int64_t block = adds ? kFoldLanes : 1;
+  const bool fused_max = kFusesMax<Body> && folds && s.reduce_op == ReduceOp::maximum;
   const bool in_place_out = kStoresDst && reads_in_place(*s.dst);
   bool in_place_in[3] = {false, false, false};
   for (int k = 0; k < s.inputs; ++k) in_place_in[k] = reads_in_place(*s.in[k]);
@@ -100,13 +101,8 @@ void run_lanes(const Step& s, Machine& m) {
           uint8_t* dst =
               kStoresDst ? s.dst->partition(p) + s.dst->row_offsets[ri] + c * s.dst->element_stride : nullptr;
           float* out = in_place_out ? reinterpret_cast<float*>(dst) : out_buffer[b];
-          if constexpr (kFusesMax<Body>) {
-            if (folds && s.reduce_op == ReduceOp::maximum) {
-              Body::apply_max(s, lane[b], row * length + c, n, in, out, r[b]);
-            } else {
-              Body::apply(s, lane[b], row * length + c, n, in, out);
-              if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
-            }
+          if (fused_max) {
+            if constexpr (kFusesMax<Body>) Body::apply_max(s, lane[b], row * length + c, n, in, out, r[b]);
           } else {
             Body::apply(s, lane[b], row * length + c, n, in, out);
             if (folds && !adds) r[b] = fold(s.reduce_op, r[b], out, n);
