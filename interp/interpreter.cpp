@@ -5,11 +5,17 @@
 #include "bit_copy.hpp"
 #include "decode_context.hpp"
 #include "instructions/instructions.hpp"
+#include "prefault.hpp"
 
 namespace nisa {
 
 DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine) {
-  DecodedProgram decoded{std::vector<Step>(program.instructions.size()), std::make_unique<TileTable>(machine, program)};
+  DecodedProgram decoded{{}, std::make_unique<TileTable>(machine, program)};
+  // Steps of a long program are tens of MB: map their pages in one call
+  // rather than one fault per 4 KB (several microseconds each on a VM).
+  decoded.steps.reserve(program.instructions.size());
+  prefault_for_writing(decoded.steps.data(), program.instructions.size() * sizeof(Step));
+  decoded.steps.resize(program.instructions.size());
   // Decoders by spec index: looked up by name once per instruction kind.
   std::vector<StepDecoder> decoders(spec.instructions.size(), nullptr);
   for (std::size_t k = 0; k < spec.instructions.size(); ++k) decoders[k] = find_step_decoder(spec.instructions[k].name);
