@@ -232,6 +232,8 @@ std::string_view embedded_spec_text();
 const Spec& active_spec();
 void set_active_spec_file(const std::string& path);  // throws SpecError
 
+// The spec id (recorded in every .nbin): FNV-1a 64 of the spec's canonical JSON dump.
+uint64_t spec_id_of(std::string_view canonical_json);
 std::string spec_id_hex(uint64_t id);
 
 }  // namespace nisa
