@@ -152,7 +152,9 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
   out << "\nFixed bits: " << fixed << " (opcode, fields and flag bits; tensor-or-scalar operands in tensor form, whose scalar "
       << "form takes 32 bits instead of the index). Each tensor view adds 1 bit when it is the whole tensor; otherwise per dimension "
       << "1 bit (whole dimension) or 1 + " << spec.slice_encoding.start_bits << " + " << spec.slice_encoding.count_bits
-      << " + 1 (+ " << spec.slice_encoding.step_bits << " with a step) bits.\n";
+      << " + 1 (+ " << spec.slice_encoding.step_bits << " with a step) bits, plus 1 bit (slices or access pattern); an access pattern "
+      << "takes " << spec.pattern_encoding.offset_bits << " + " << spec.pattern_encoding.dims_bits << " bits and "
+      << spec.pattern_encoding.step_bits << " + " << spec.pattern_encoding.num_bits << " per [step, num] entry.\n";
 }
 
 void write_cost(std::ostringstream& out, const InstructionSpec& is) {

@@ -103,14 +103,108 @@ void reset_operand(Operand& out) {
   out.state = OperandState::absent;
   out.view.tensor = -1;
   out.view.dims.clear();
+  out.view.is_pattern = false;
+  out.view.offset = 0;
+  out.view.pattern.clear();
   out.scalar = 0;
   out.integer = 0;
 }
 
+int find_pattern_tensor(const AssemblyState& state, std::string_view name) {
+  constexpr std::string_view suffix = ".ap";
+  if (name.size() <= suffix.size() || !name.ends_with(suffix)) return -1;
+  return state.find_tensor(name.substr(0, name.size() - suffix.size()));
+}
+
+namespace {
+
+int64_t pattern_integer(const AssemblyState& state, TokenCursor& cur, std::string_view what) {
+  const Token& t = cur.peek();
+  return require_integer(parse_expression(cur, state.scope()), t.column, what);
+}
+
+void expect(TokenCursor& cur, char punct, std::string_view where) {
+  if (cur.accept(punct)) return;
+  std::string message = "expected '";
+  message += punct;
+  message += "' ";
+  message += where;
+  if (cur.at_end()) {
+    message += ", got the end of the value";
+  } else {
+    message += ", got ";
+    message += quoted(cur.peek().text);
+  }
+  throw SourceError{cur.peek().column, message};
+}
+
+// [[step, num], ...]: any integer steps, positive nums (the checker bounds them).
+void parse_pattern_list(const AssemblyState& state, TokenCursor& cur, std::vector<PatternDim>& pattern) {
+  expect(cur, '[', "to open the pattern list");
+  pattern.clear();
+  do {
+    expect(cur, '[', "to open a [step, num] pair");
+    PatternDim d;
+    d.step = pattern_integer(state, cur, "pattern step");
+    expect(cur, ',', "between step and num");
+    const Token& num = cur.peek();
+    d.num = pattern_integer(state, cur, "pattern num");
+    if (d.num < 1) throw SourceError{num.column, "pattern num " + std::to_string(d.num) + " must be positive"};
+    expect(cur, ']', "to close a [step, num] pair");
+    pattern.push_back(d);
+  } while (cur.accept(','));
+  expect(cur, ']', "to close the pattern list");
+}
+
+// NAME.ap(pattern=[[step, num], ...], offset=K) (NKI 0.6 NkiTensor.ap;
+// LANGUAGE.md 2.3): keywords optional, positional order pattern then offset.
+void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorView& v) {
+  const Token& open = cur.peek();
+  expect(cur, '(', "after '.ap'");
+  v.dims.clear();
+  v.is_pattern = true;
+  v.offset = 0;
+  v.pattern.clear();
+  bool seen[2] = {false, false};  // pattern, offset
+  for (int position = 0; !cur.accept(')'); ++position) {
+    if (position > 0) expect(cur, ',', cur.at_end() ? "or ')' to close .ap(" : "between the arguments of .ap");
+    const Token& at = cur.peek();
+    int which = position;
+    if (at.kind == TokenKind::identifier && cur.peek_second().is('=')) {
+      if (at.text != "pattern" && at.text != "offset")
+        throw SourceError{at.column, "unknown argument '" + std::string(at.text) + "' of .ap (accepted: pattern, offset)"};
+      which = at.text == "pattern" ? 0 : 1;
+      cur.next();
+      cur.next();
+    }
+    if (which > 1) throw SourceError{at.column, ".ap takes two arguments: pattern and offset"};
+    if (seen[which]) throw SourceError{at.column, std::string(which == 0 ? "pattern" : "offset") + " given twice"};
+    seen[which] = true;
+    if (which == 0) {
+      parse_pattern_list(state, cur, v.pattern);
+    } else {
+      const Token& k = cur.peek();
+      v.offset = pattern_integer(state, cur, "offset");
+      if (v.offset < 0) throw SourceError{k.column, "offset " + std::to_string(v.offset) + " is negative"};
+    }
+  }
+  if (!seen[0]) throw SourceError{open.column, ".ap needs a pattern: NAME.ap(pattern=[[step, num], ...], offset=K)"};
+}
+
+}  // namespace
+
 void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v, int tensor) {
   const Token& name = cur.next();
+  const int pattern_index = find_pattern_tensor(state, name.text);
+  if (pattern_index >= 0) {
+    v.tensor = pattern_index;
+    return parse_access_pattern(state, cur, v);
+  }
   const int index = tensor >= 0 ? tensor : state.find_tensor(name.text);
   const TensorDecl& t = state.program.tensors[static_cast<std::size_t>(index)];
+  v.is_pattern = false;
+  v.offset = 0;
+  v.pattern.clear();
   // The whole tensor, then the slices given replace their dimensions (S1.4).
   v.tensor = index;
   v.dims.resize(t.shape.size());
@@ -173,7 +267,7 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
   auto key = [&] { return quoted(key_name); };  // for messages only
   const Token& first = cur.peek();
   const int tensor = first.kind == TokenKind::identifier ? state.find_tensor(first.text) : -1;
-  const bool names_tensor = tensor >= 0;
+  const bool names_tensor = tensor >= 0 || (first.kind == TokenKind::identifier && find_pattern_tensor(state, first.text) >= 0);
   reset_operand(o);
   auto unknown_tensor = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> names = state.tensor_names();

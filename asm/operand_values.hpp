@@ -23,9 +23,12 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
 // `out` = Operand{}, keeping the capacity of its view's dimension list.
 void reset_operand(Operand& out);
 
-// `NAME` or `NAME[s0, s1, ...]` with the cursor on NAME (a declared tensor:
-// number `tensor`, or looked up if -1), into `v`.
+// `NAME`, `NAME[s0, s1, ...]` or `NAME.ap(...)` with the cursor on NAME (a
+// declared tensor: number `tensor`, or looked up if -1), into `v`.
 void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView& v, int tensor = -1);
+
+// The tensor of an access-pattern name `NAME.ap`, or -1.
+int find_pattern_tensor(const AssemblyState& state, std::string_view name);
 
 // float32 nearest (ties to even) to a double, inf beyond the float range.
 float round_to_float32(double v);

@@ -57,8 +57,32 @@ inline bool scalar_is_integer(const Program& p, const InstructionSpec& is, const
   return dtype_is_int(p.tensors[static_cast<std::size_t>(r.view.tensor)].dtype);
 }
 
-// One tensor view: index, 'whole tensor' bit, then per dimension 'whole
-// dimension' bit or start, count, 'step present' bit and step. The writer
+// An access pattern: offset, entries - 1, then per entry a signed step and a
+// num. Its bounds are check_instruction's (the loader runs it on every
+// instruction), so the reader only stores.
+template <class Io, class View>
+void code_pattern(Io& io, const Spec& spec, View& v) {
+  const PatternEncoding& pe = spec.pattern_encoding;
+  int64_t offset = v.offset, extra = static_cast<int64_t>(v.pattern.size()) - 1;
+  io.unsigned_field(offset, pe.offset_bits, "access pattern offset");
+  io.unsigned_field(extra, pe.dims_bits, "access pattern entries");
+  if constexpr (Io::reading) {
+    v.dims.clear();
+    v.is_pattern = true;
+    v.offset = offset;
+    v.pattern.assign(static_cast<std::size_t>(extra + 1), PatternDim{});
+  }
+  for (auto& d : v.pattern) {
+    int64_t step = d.step, num = d.num;
+    io.signed_field(step, pe.step_bits, "access pattern step");
+    io.unsigned_field(num, pe.num_bits, "access pattern num");
+    if constexpr (Io::reading) d = PatternDim{step, num};
+  }
+}
+
+// One tensor view: index, 'whole tensor' bit, then 'access pattern' bit and
+// the pattern (code_pattern), or per dimension 'whole dimension' bit or start,
+// count, 'step present' bit and step. The writer
 // walks a const instruction (View = const TensorView): only the reader stores.
 template <class Io, class View>
 void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View& v) {
@@ -69,7 +93,7 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
   if constexpr (Io::reading) v.tensor = static_cast<int32_t>(tensor);
   const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(tensor)].shape;
   if constexpr (!Io::reading)
-    if (v.dims.size() != shape.size()) io.fail("view has " + std::to_string(v.dims.size()) + " dimensions, tensor has " + std::to_string(shape.size()));
+    if (!v.is_pattern && v.dims.size() != shape.size()) io.fail("view has " + std::to_string(v.dims.size()) + " dimensions, tensor has " + std::to_string(shape.size()));
 
   bool whole = !Io::reading && is_whole(p, v);  // canonical: a whole view is always coded as whole
   io.flag(whole);
@@ -77,7 +101,15 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     if constexpr (Io::reading) v = whole_view(p, v.tensor);
     return;
   }
-  if constexpr (Io::reading) v.dims.assign(shape.size(), DimSlice{});
+  bool pattern = !Io::reading && v.is_pattern;
+  io.flag(pattern);
+  if (pattern) return code_pattern(io, spec, v);
+  if constexpr (Io::reading) {
+    v.dims.assign(shape.size(), DimSlice{});
+    v.is_pattern = false;
+    v.offset = 0;
+    v.pattern.clear();
+  }
   const SliceEncoding& se = spec.slice_encoding;
   bool any_sliced = false;
   for (std::size_t d = 0; d < shape.size(); ++d) {

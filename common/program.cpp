@@ -34,6 +34,7 @@ TensorView whole_view(const Program& p, int32_t tensor) {
 }
 
 bool is_whole(const Program& p, const TensorView& v) {
+  if (v.is_pattern) return false;  // kept as written, for a canonical round trip
   const auto& shape = p.tensors[static_cast<std::size_t>(v.tensor)].shape;
   if (shape.size() != v.dims.size()) return false;
   for (std::size_t i = 0; i < shape.size(); ++i)
@@ -41,12 +42,43 @@ bool is_whole(const Program& p, const TensorView& v) {
   return true;
 }
 
-int64_t view_partitions(const TensorView& v) { return v.dims.empty() ? 0 : v.dims[0].count; }
+AffineView affine_view(const Program& p, const TensorView& v) {
+  AffineView a;
+  if (v.is_pattern) {
+    a.offset = v.offset;
+    a.dims = v.pattern;
+    return a;
+  }
+  const TensorDecl& t = p.tensors[static_cast<std::size_t>(v.tensor)];
+  int64_t stride = 1;
+  a.dims.resize(v.dims.size());
+  for (std::size_t d = v.dims.size(); d-- > 0;) {
+    a.offset += v.dims[d].start * stride;
+    a.dims[d] = PatternDim{v.dims[d].step * stride, v.dims[d].count};
+    stride *= t.shape[d];
+  }
+  return a;
+}
 
-int64_t view_partition_start(const TensorView& v) { return v.dims.empty() ? 0 : v.dims[0].start; }
+int64_t view_partitions(const TensorView& v) {
+  if (v.is_pattern) return v.pattern.empty() ? 0 : v.pattern[0].num;
+  return v.dims.empty() ? 0 : v.dims[0].count;
+}
+
+int64_t view_partition_start(const Program& p, const TensorView& v) {
+  if (!v.is_pattern) return v.dims.empty() ? 0 : v.dims[0].start;
+  const TensorDecl& t = p.tensors[static_cast<std::size_t>(v.tensor)];
+  if (t.memory == Memory::hbm) return 0;
+  const int64_t per_partition = element_count(t.shape) / (t.shape.empty() || t.shape[0] == 0 ? 1 : t.shape[0]);
+  return per_partition == 0 ? 0 : v.offset / per_partition;
+}
 
 int64_t view_elements_per_partition(const TensorView& v) {
   int64_t n = 1;
+  if (v.is_pattern) {
+    for (std::size_t i = 1; i < v.pattern.size(); ++i) n *= v.pattern[i].num;
+    return n;
+  }
   for (std::size_t i = 1; i < v.dims.size(); ++i) n *= v.dims[i].count;
   return n;
 }

@@ -24,12 +24,35 @@ struct DimSlice {
   bool operator==(const DimSlice&) const = default;
 };
 
-// A tensor operand: a declared tensor and one slice per declared dimension
-// (always full rank: missing trailing dimensions are whole).
+// One dimension of an access pattern: num elements, step elements apart in
+// the row-major flattened tensor (NKI 0.6 NkiTensor.ap; LANGUAGE.md 2.3).
+struct PatternDim {
+  int64_t step = 0;
+  int64_t num = 0;
+  bool operator==(const PatternDim&) const = default;
+};
+
+// A tensor operand: a declared tensor and either one slice per declared
+// dimension (always full rank: missing trailing dimensions are whole), or an
+// access pattern `NAME.ap(pattern=[[step, num], ...], offset=K)`: element
+// (i0, i1, ...) is flat[K + i0*step0 + i1*step1 + ...]. For SBUF/PSUM the
+// first pattern entry is the partition dimension (its step is the tensor's
+// elements per partition).
 struct TensorView {
   int32_t tensor = -1;
-  std::vector<DimSlice> dims;
+  std::vector<DimSlice> dims;  // slice form; empty in pattern form
+  bool is_pattern = false;
+  int64_t offset = 0;                // pattern form: K
+  std::vector<PatternDim> pattern;   // pattern form: outermost first
   bool operator==(const TensorView&) const = default;
+};
+
+// Either form as offset + pattern over the flattened tensor, in elements. For
+// SBUF/PSUM the flat index of (partition p, free element f) is p * E + f, E =
+// the declared elements per partition, so dims[0] is the partition dimension.
+struct AffineView {
+  int64_t offset = 0;
+  std::vector<PatternDim> dims;
 };
 
 enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean };
@@ -80,10 +103,12 @@ int64_t element_count(const std::vector<int64_t>& shape);
 int64_t tensor_bytes_per_partition(const TensorDecl& t);  // SBUF/PSUM: free elements * size
 TensorView whole_view(const Program& p, int32_t tensor);
 bool is_whole(const Program& p, const TensorView& v);
-// "partitions" of a view: dims[0].count (for HBM views too: the first dimension).
+AffineView affine_view(const Program& p, const TensorView& v);
+// "partitions" of a view: its first dimension's count (for HBM views too).
 int64_t view_partitions(const TensorView& v);
-// Physical first partition (SBUF/PSUM) or first index of dimension 0 (HBM).
-int64_t view_partition_start(const TensorView& v);
+// Physical first partition (SBUF/PSUM) or first index of dimension 0 (HBM;
+// 0 for a pattern, whose first dimension may have any step).
+int64_t view_partition_start(const Program& p, const TensorView& v);
 // Product of the free (non-first) dimension counts.
 int64_t view_elements_per_partition(const TensorView& v);
 

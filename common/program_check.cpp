@@ -3,7 +3,9 @@
 // each operand alone (kind, value range, view inside its tensor, memory,
 // dtype, S1.5 alignment), then, only if all of those hold, the spec's
 // cross-operand checks.
+#include <algorithm>
 #include <bit>
+#include <cstdlib>
 #include <cmath>
 #include <cstdio>
 #include <limits>
@@ -105,6 +107,7 @@ struct InstructionChecker {
       return false;
     }
     const TensorDecl& t = tensor_of(i);
+    if (v.is_pattern) return check_pattern(i);
     if (v.dims.size() != t.shape.size()) {
       fail(i, quoted(key(i)) + ": tensor '" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, the view " + std::to_string(v.dims.size()));
       return false;
@@ -131,10 +134,100 @@ struct InstructionChecker {
     return ok;
   }
 
+  // An access pattern (LANGUAGE.md 2.3) lies inside its tensor: every element
+  // flat[K + sum i_k * step_k] exists, and for SBUF/PSUM each partition's
+  // elements stay within that partition. The spec loader keeps the encoding's
+  // step, num and dimension widths within 62 bits together, so once each entry
+  // fits its field no sum here overflows int64.
+  bool check_pattern(int i) {
+    const TensorView& v = operand(i).view;
+    const TensorDecl& t = tensor_of(i);
+    const PatternEncoding& pe = spec.pattern_encoding;
+    auto where = [&] { return quoted(key(i)) + ": access pattern of '" + t.name + "'"; };  // for messages only
+    if (v.pattern.empty() || v.pattern.size() > (std::size_t{1} << pe.dims_bits)) {
+      fail(i, where() + " has " + std::to_string(v.pattern.size()) + " dimensions; 1 to " +
+                  std::to_string(std::size_t{1} << pe.dims_bits) + " are allowed");
+      return false;
+    }
+    const int64_t total = element_count(t.shape);
+    const int64_t per_partition = t.memory == Memory::hbm ? total : total / t.shape[0];
+    const int64_t step_limit = int64_t{1} << (pe.step_bits - 1);
+    int64_t low = 0, high = 0;  // free span relative to the first element
+    for (std::size_t k = 0; k < v.pattern.size(); ++k) {
+      const PatternDim& d = v.pattern[k];
+      if (d.num < 1 || d.num >= (int64_t{1} << pe.num_bits)) {
+        fail(i, where() + ": dimension " + std::to_string(k) + " has " + std::to_string(d.num) + " elements; 1 to " +
+                    std::to_string((int64_t{1} << pe.num_bits) - 1) + " are allowed");
+        return false;
+      }
+      if (d.step <= -step_limit || d.step >= step_limit) {
+        fail(i, where() + ": step " + std::to_string(d.step) + " is too large");
+        return false;
+      }
+      if (k == 0 && t.memory != Memory::hbm) continue;  // the partition dimension, checked below
+      const int64_t reach = d.step * (d.num - 1);
+      (reach < 0 ? low : high) += reach;
+    }
+    if (v.offset < 0 || v.offset >= total) {
+      fail(i, where() + ": offset " + std::to_string(v.offset) + " is outside the tensor's " + std::to_string(total) + " elements");
+      return false;
+    }
+    if (t.memory == Memory::hbm) {
+      if (v.offset + low < 0 || v.offset + high >= total) {
+        fail(i, where() + " reaches element " + std::to_string(v.offset + low < 0 ? v.offset + low : v.offset + high) +
+                    ", outside the tensor's " + std::to_string(total) + " elements");
+        return false;
+      }
+      return true;
+    }
+    // SBUF/PSUM: partitions are contiguous (the first step is the elements per
+    // partition), the free elements of each stay inside it.
+    const PatternDim& pd = v.pattern[0];
+    if (pd.num > 1 && pd.step != per_partition) {
+      fail(i, where() + ": the partition step must be " + std::to_string(per_partition) +
+                  " (the elements per partition), got " + std::to_string(pd.step));
+      return false;
+    }
+    const int64_t first = v.offset / per_partition, within = v.offset % per_partition;
+    if (first + pd.num > t.shape[0]) {
+      fail(i, where() + " covers partitions " + std::to_string(first) + ".." + std::to_string(first + pd.num - 1) + " of " +
+                  std::to_string(t.shape[0]));
+      return false;
+    }
+    if (within + low < 0 || within + high >= per_partition) {
+      fail(i, where() + " reaches element " + std::to_string(within + low < 0 ? within + low : within + high) +
+                  " of a partition of " + std::to_string(per_partition) + " elements");
+      return false;
+    }
+    return true;
+  }
+
+  // An operand the instruction writes never names one element twice (a step of
+  // 0, or overlapping strides): the result would depend on the order of the
+  // writes. Sufficient test: with the dimensions sorted by |step|, each step
+  // exceeds the reach of the ones inside it.
+  void check_distinct_elements(int i) {
+    const TensorView& v = operand(i).view;
+    if (!v.is_pattern) return;  // slices always have distinct elements
+    const bool hbm = tensor_of(i).memory == Memory::hbm;
+    std::vector<PatternDim> dims;
+    for (std::size_t k = hbm ? 0 : 1; k < v.pattern.size(); ++k)
+      if (v.pattern[k].num > 1) dims.push_back(v.pattern[k]);
+    std::sort(dims.begin(), dims.end(), [](const PatternDim& a, const PatternDim& b) { return std::abs(a.step) < std::abs(b.step); });
+    int64_t reach = 0;
+    for (const PatternDim& d : dims) {
+      if (std::abs(d.step) <= reach) {
+        fail(i, quoted(key(i)) + " is written but its access pattern names some elements more than once (step " + std::to_string(d.step) + ")");
+        return;
+      }
+      reach += std::abs(d.step) * (d.num - 1);
+    }
+  }
+
   // S1.5: >64 partitions start at 0; 33..64 at 0 or 64; 1..32 at a multiple of 32.
   void check_alignment(int i) {
     if (!spec.engine(is.engine).partition_alignment || tensor_of(i).memory == Memory::hbm) return;
-    int64_t n = view_partitions(operand(i).view), start = view_partition_start(operand(i).view);
+    int64_t n = view_partitions(operand(i).view), start = view_partition_start(program, operand(i).view);
     int64_t unit = n > 64 ? 128 : n > 32 ? 64 : 32;
     if (start % unit == 0) return;
     std::string allowed = n > 64 ? "0" : n > 32 ? "0 or 64" : "0, 32, 64 or 96";
@@ -145,6 +238,7 @@ struct InstructionChecker {
   void check_tensor_operand(int i) {
     const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
     if (!check_view(i)) return;
+    if (std::find(is.cost.written.begin(), is.cost.written.end(), i) != is.cost.written.end()) check_distinct_elements(i);
     const TensorDecl& t = tensor_of(i);
     if (!os.allows_memory(t.memory)) {
       fail(i, quoted(key(i)) + " is '" + t.name + "' in " + std::string(memory_name(t.memory)) + "; " + is.name + " allows " + join_memories(os.memories) + " here");
@@ -240,11 +334,11 @@ struct InstructionChecker {
         return;
       case CheckKind::same_partitions:
         if (ta && tb && (view_partitions(operand(a).view) != view_partitions(operand(b).view) ||
-                         view_partition_start(operand(a).view) != view_partition_start(operand(b).view)))
-          fail(a, quoted(key(a)) + " covers partitions " + std::to_string(view_partition_start(operand(a).view)) + ".." +
-                      std::to_string(view_partition_start(operand(a).view) + view_partitions(operand(a).view) - 1) + " but " + quoted(key(b)) + " covers " +
-                      std::to_string(view_partition_start(operand(b).view)) + ".." +
-                      std::to_string(view_partition_start(operand(b).view) + view_partitions(operand(b).view) - 1) + "; they must be the same");
+                         view_partition_start(program, operand(a).view) != view_partition_start(program, operand(b).view)))
+          fail(a, quoted(key(a)) + " covers partitions " + std::to_string(view_partition_start(program, operand(a).view)) + ".." +
+                      std::to_string(view_partition_start(program, operand(a).view) + view_partitions(operand(a).view) - 1) + " but " + quoted(key(b)) + " covers " +
+                      std::to_string(view_partition_start(program, operand(b).view)) + ".." +
+                      std::to_string(view_partition_start(program, operand(b).view) + view_partitions(operand(b).view) - 1) + "; they must be the same");
         return;
       case CheckKind::same_dtype:
       case CheckKind::same_dtype_if_tensors:

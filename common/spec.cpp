@@ -583,6 +583,14 @@ Spec load_spec(std::string_view json_text) {
   spec.slice_encoding.start_bits = static_cast<int>(sl.at("start_bits").integer(1, 40));
   spec.slice_encoding.count_bits = static_cast<int>(sl.at("count_bits").integer(1, 40));
   spec.slice_encoding.step_bits = static_cast<int>(sl.at("step_bits").integer(1, 40));
+  Node ap = enc.at("access_pattern");
+  PatternEncoding& pe = spec.pattern_encoding;
+  pe.offset_bits = static_cast<int>(ap.at("offset_bits").integer(1, 40));
+  pe.dims_bits = static_cast<int>(ap.at("dims_bits").integer(0, 4));
+  pe.step_bits = static_cast<int>(ap.at("step_bits").integer(2, 40));
+  pe.num_bits = static_cast<int>(ap.at("num_bits").integer(1, 32));
+  // program_check sums steps * nums over every dimension in int64.
+  if (pe.step_bits - 1 + pe.num_bits + pe.dims_bits > 62) ap.fail("step_bits - 1 + num_bits + dims_bits must be at most 62");
   Node cost = root.at("cost");
   if (!cost.j.is_object()) cost.fail("expected an object");
   for (auto it = cost.j.begin(); it != cost.j.end(); ++it)

@@ -192,6 +192,14 @@ struct SliceEncoding {
   bool operator==(const SliceEncoding&) const = default;
 };
 
+// An access pattern (LANGUAGE.md 2.3): offset, then (entries - 1) in
+// dims_bits, then per entry a signed step and a num.
+struct PatternEncoding {
+  int offset_bits = 0, dims_bits = 0, step_bits = 0, num_bits = 0;
+
+  bool operator==(const PatternEncoding&) const = default;
+};
+
 struct Spec {
   int format = 0;
   std::string name;
@@ -204,6 +212,7 @@ struct Spec {
   std::vector<InstructionSpec> instructions;
   int opcode_bits = 0;
   SliceEncoding slice_encoding;
+  PatternEncoding pattern_encoding;
   std::vector<std::pair<std::string, double>> cost_constants;  // MIN_II, FIXED, ...
   // Cycles (of the waiting engine) an instruction pays before it starts when it
   // waits for a result of another engine (S6: "dependent instructions").

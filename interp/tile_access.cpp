@@ -12,28 +12,30 @@ TileAccess resolve_tile(Machine& m, const Program& program, const TensorView& vi
   t.element_size = static_cast<int64_t>(dtype_size(decl.dtype));
   t.load = load_lanes_for(decl.dtype);
   t.store = store_lanes_for(decl.dtype);
-  // Byte stride of each declared dimension: row-major within a partition
-  // (SBUF/PSUM) or within the whole tensor (HBM).
-  const std::size_t rank = decl.shape.size();
-  std::vector<int64_t> dim_stride(rank, t.element_size);
-  for (std::size_t d = rank; d-- > 1;) dim_stride[d - 1] = dim_stride[d] * decl.shape[d];
-  if (decl.memory != Memory::hbm) dim_stride[0] = partition_stride(m, decl.memory);
-
+  // Both operand forms as offset + [step, num] pairs over the flattened
+  // tensor (LANGUAGE.md 2.3). SBUF/PSUM: flat = partition * E + free element
+  // (E elements per partition); the first pair is the partition dimension.
+  const AffineView a = affine_view(program, view);
   uint8_t* base = tensor_base(m, program, view.tensor);
   t.origin = decl.memory == Memory::hbm ? base : decl.memory == Memory::sbuf ? m.sbuf.data() : m.psum.data();
-  for (std::size_t d = 0; d < rank; ++d) base += view.dims[d].start * dim_stride[d];
-  t.base = base;
-  t.partitions = view.dims.empty() ? 1 : view.dims[0].count;
-  t.partition_stride = rank == 0 ? 0 : dim_stride[0] * view.dims[0].step;
-  t.first_partition = decl.memory == Memory::hbm ? 0 : view_partition_start(view);
+  t.partitions = a.dims.empty() ? 1 : a.dims[0].num;
+  if (decl.memory == Memory::hbm) {
+    t.base = base + a.offset * t.element_size;
+    t.partition_stride = a.dims.empty() ? 0 : a.dims[0].step * t.element_size;
+  } else {
+    const int64_t per_partition = element_count(decl.shape) / decl.shape[0];
+    t.first_partition = a.offset / per_partition;
+    t.partition_stride = partition_stride(m, decl.memory);
+    t.base = base + t.first_partition * t.partition_stride + (a.offset % per_partition) * t.element_size;
+  }
   t.elements = view_elements_per_partition(view);
 
   // Collapse the free dimensions, innermost first: drop unit dimensions and
   // merge a dimension into its inner neighbour when they form one run.
   std::vector<int64_t> counts, strides;  // innermost first while building
-  for (std::size_t d = rank; d-- > 1;) {
-    const int64_t count = view.dims[d].count;
-    const int64_t stride = dim_stride[d] * view.dims[d].step;
+  for (std::size_t d = a.dims.size(); d-- > 1;) {
+    const int64_t count = a.dims[d].num;
+    const int64_t stride = a.dims[d].step * t.element_size;
     if (count == 1) continue;
     if (!counts.empty() && stride == counts.back() * strides.back()) {
       counts.back() *= count;
@@ -91,26 +93,42 @@ void lay_out_rows(TileAccess& t, int64_t row_length) {
 }
 
 namespace {
-// Bytes from a partition's first element to past its last.
-int64_t free_span(const TileAccess& t) {
-  int64_t span = t.element_size;
-  for (std::size_t d = 0; d < t.counts.size(); ++d) span += (t.counts[d] - 1) * t.strides[d];
-  return span;
+// Byte range [lo, hi) of a partition's elements relative to its first
+// element: access patterns may step backwards (negative strides).
+struct Span {
+  int64_t lo = 0, hi = 0;
+};
+Span free_span(const TileAccess& t) {
+  Span s{0, t.element_size};
+  for (std::size_t d = 0; d < t.counts.size(); ++d) {
+    const int64_t reach = (t.counts[d] - 1) * t.strides[d];
+    (reach < 0 ? s.lo : s.hi) += reach;
+  }
+  return s;
+}
+// The whole tile's byte range relative to `origin`, partitions included.
+Span byte_span(const TileAccess& t) {
+  Span s = free_span(t);
+  const int64_t rel = t.base - t.origin, reach = (t.partitions - 1) * t.partition_stride;
+  (reach < 0 ? s.lo : s.hi) += reach;
+  return Span{rel + s.lo, rel + s.hi};
 }
 bool intersect(int64_t lo_a, int64_t hi_a, int64_t lo_b, int64_t hi_b) { return lo_a < hi_b && lo_b < hi_a; }
 }  // namespace
 
 bool tiles_overlap(const TileAccess& a, const TileAccess& b) {
   if (a.origin != b.origin) return false;  // different memories or HBM tensors
-  const int64_t rel_a = a.base - a.origin, rel_b = b.base - b.origin;
-  if (a.memory == Memory::hbm || a.partition_stride != b.partition_stride || a.partition_stride == 0)
-    return intersect(rel_a, rel_a + (a.partitions - 1) * a.partition_stride + free_span(a), rel_b,
-                     rel_b + (b.partitions - 1) * b.partition_stride + free_span(b));
+  if (a.memory == Memory::hbm || a.partition_stride != b.partition_stride || a.partition_stride == 0) {
+    const Span sa = byte_span(a), sb = byte_span(b);
+    return intersect(sa.lo, sa.hi, sb.lo, sb.hi);
+  }
   // SBUF/PSUM: a tile is a block of partitions x bytes within each partition.
+  const int64_t rel_a = a.base - a.origin, rel_b = b.base - b.origin;
   const int64_t stride = a.partition_stride;
   const int64_t pa = rel_a / stride, ca = rel_a % stride, pb = rel_b / stride, cb = rel_b % stride;
+  const Span fa = free_span(a), fb = free_span(b);
   return intersect(pa, pa + a.partitions, pb, pb + b.partitions) &&
-         intersect(ca, ca + free_span(a), cb, cb + free_span(b));
+         intersect(ca + fa.lo, ca + fa.hi, cb + fb.lo, cb + fb.hi);
 }
 
 bool same_layout(const TileAccess& a, const TileAccess& b) {

@@ -15,6 +15,14 @@ void append(std::string& key, int64_t v) {
 const TileAccess* TileTable::view(const TensorView& v) {
   key_.clear();
   append(key_, v.tensor);
+  if (v.is_pattern) {
+    append(key_, -1);  // slice starts are never negative: the forms cannot collide
+    append(key_, v.offset);
+    for (const PatternDim& d : v.pattern) {
+      append(key_, d.step);
+      append(key_, d.num);
+    }
+  }
   for (const DimSlice& d : v.dims) {
     append(key_, d.start);
     append(key_, d.count);

@@ -52,8 +52,37 @@ struct Space {
 // Bounding box of a view: its partitions (HBM: its rows, dimension 0), and
 // the first and last byte of its other dimensions within a partition (row),
 // row-major in the declared shape. A 1-D HBM tensor is one row.
+// An access pattern's bounding rectangle: the partitions it covers (SBUF/PSUM)
+// or the rows of dimension 0 between its first and last element (HBM; a
+// pattern that spans rows takes them whole), conservative like strided slices.
+Rect pattern_rect(const TensorDecl& t, const TensorView& view) {
+  const int64_t size = static_cast<int64_t>(dtype_size(t.dtype));
+  const bool hbm = t.memory == Memory::hbm;
+  const int64_t row = t.shape.size() == 1 ? element_count(t.shape) : element_count(t.shape) / t.shape[0];
+  int64_t lo = 0, hi = 0;
+  for (std::size_t d = hbm ? 0 : 1; d < view.pattern.size(); ++d) {
+    const int64_t reach = view.pattern[d].step * (view.pattern[d].num - 1);
+    (reach < 0 ? lo : hi) += reach;
+  }
+  Rect r;
+  if (!hbm) {
+    r.p0 = view.offset / row;
+    r.p1 = r.p0 + view.pattern[0].num;
+    r.b0 = (view.offset % row + lo) * size + t.offset;
+    r.b1 = (view.offset % row + hi + 1) * size + t.offset;
+    return r;
+  }
+  const int64_t first = view.offset + lo, last = view.offset + hi;
+  r.p0 = first / row;
+  r.p1 = last / row + 1;
+  r.b0 = r.p1 - r.p0 == 1 ? (first % row) * size : 0;
+  r.b1 = r.p1 - r.p0 == 1 ? (last % row + 1) * size : row * size;
+  return r;
+}
+
 Rect view_rect(const Program& program, const TensorView& view) {
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(view.tensor)];
+  if (view.is_pattern) return pattern_rect(t, view);
   const bool one_row = view.dims.size() == 1;
   const std::size_t first_dim = one_row ? 0 : 1;
   int64_t stride = 1, first = 0, last = 0;
@@ -186,7 +215,7 @@ void collect_accesses(const Program& program, const InstructionSpec& is, const I
   }
   auto lanes = [&](const TensorView& v) {
     Rect r;
-    r.p0 = view_partition_start(v);
+    r.p0 = view_partition_start(program, v);
     r.p1 = r.p0 + view_partitions(v);
     r.b1 = 1;
     return r;

@@ -37,17 +37,39 @@ def fmt(x):
 class Tile:
     """A view of an SBUF/PSUM tensor: partitions [pstart, pstart+pcount), free dims `free`."""
 
-    def __init__(self, name, dtype, mem, pstart, pcount, free, whole, col_offset=0, windowed=False):
+    def __init__(self, name, dtype, mem, pstart, pcount, free, whole, col_offset=0, windowed=False, decl_free=None):
         self.name, self.dtype, self.mem = name, dtype, mem
         self.pstart, self.pcount, self.free = pstart, pcount, list(free)
         self.whole, self.col_offset = whole, col_offset
         self.windowed = windowed or col_offset != 0  # declared wider than the tile
+        self.decl_free = list(decl_free or free)
+        # Written as NAME.ap(...) (LANGUAGE.md 2.3), optionally walking its
+        # innermost dimension backwards: the same elements in another order.
+        self.pattern_form, self.reversed = False, False
 
     @property
     def elems(self):
         return int(np.prod(self.free))
 
+    def pattern_ref(self):
+        per_partition = int(np.prod(self.decl_free))
+        pattern = [[per_partition, self.pcount]]
+        offset = self.pstart * per_partition + self.col_offset
+        if self.windowed:
+            pattern += [[1, self.free[-1]]]
+        else:
+            strides = np.cumprod([1] + self.decl_free[::-1])[:-1][::-1]
+            pattern += [[int(st), n] for st, n in zip(strides, self.free)]
+        if self.reversed and pattern[-1][1] > 1:
+            step, num = pattern[-1]
+            offset += step * (num - 1)
+            pattern[-1] = [-step, num]
+        text = ", ".join(f"[{a}, {b}]" for a, b in pattern)
+        return f"{self.name}.ap(pattern=[{text}], offset={offset})"
+
     def ref(self):
+        if self.pattern_form:
+            return self.pattern_ref()
         if self.whole:
             return self.name
         parts = [f"{self.pstart}:{self.pstart + self.pcount}"]
@@ -185,7 +207,11 @@ class ProgramBuilder:
         if offset is not None:
             line += f" @ {offset}"
         self.decls.append(line)
-        return Tile(name, dtype, mem, pstart, pcount, free, whole, col, decl_free != list(free))
+        tile = Tile(name, dtype, mem, pstart, pcount, free, whole, col, decl_free != list(free), decl_free)
+        if self.chance(0.2):
+            self.features.add("sbuf_pattern")
+            tile.pattern_form, tile.reversed = True, self.chance(0.4)
+        return tile
 
     # ---- values each dtype holds exactly ----
     def values(self, dtype, shape, lo=-4.0, hi=4.0, specials=False, irange=None):
@@ -239,8 +265,31 @@ class ProgramBuilder:
             self.features.add("hbm_init")
             n = tile.pcount * tile.elems
             return (np.arange(n) if init == "iota" else np.full(n, 3)).reshape(tile.pcount, tile.elems)
+        if self.chance(0.2):
+            src, values = self._hbm_pattern_source(tile.dtype, values, tile)
+            self.instr("dma_copy", dst=tile, src=src)
+            return values
         self.instr("dma_copy", dst=tile, src=self._hbm_source(tile.dtype, values, tile))
         return values
+
+    def _hbm_pattern_source(self, dtype, values, tile):
+        """An HBM input read through NAME.ap(...) (LANGUAGE.md 2.3): transposed,
+        broadcast from one row (step 0), or a 3-D permute; returns (src, values)."""
+        p, n = values.shape
+        r = self.rng.random()
+        if r < 0.4:  # stored transposed: element (i, j) at flat j * p + i
+            name = self.hbm(dtype, [n, p], "input", values.T.copy())
+            self.features.add("hbm_pattern_transpose")
+            return f"{name}.ap(pattern=[[1, {p}], [{p}, {n}]])", values
+        if r < 0.7 or len(tile.free) != 2:  # one row broadcast to every partition
+            row = values[:1]
+            name = self.hbm(dtype, [1, n], "input", row)
+            self.features.add("hbm_pattern_broadcast")
+            return f"{name}.ap(pattern=[[0, {p}], [1, {n}]], offset=0)", np.repeat(row, p, axis=0)
+        a, b = tile.free  # stored as [a, p, b]: a 3-D permute into [p, a, b]
+        name = self.hbm(dtype, [a, p, b], "input", values.reshape(p, a, b).transpose(1, 0, 2).copy())
+        self.features.add("hbm_pattern_permute")
+        return f"{name}.ap([[{b}, {p}], [{p * b}, {a}], [1, {b}]], 0)", values
 
     def _hbm_source(self, dtype, values, tile):
         p, n = values.shape
@@ -272,13 +321,17 @@ class ProgramBuilder:
             tile = stage
         p, n = tile.pcount, tile.elems
         r = self.rng.random()
-        if r < 0.12:
+        if r < 0.1:  # stored transposed through an access pattern
+            name = self.hbm(tile.dtype, [n, p], "output")
+            self.instr("dma_copy", dst=f"{name}.ap(pattern=[[1, {p}], [{p}, {n}]], offset=0)", src=tile)
+            self.features.add("hbm_pattern_store")
+        elif r < 0.2:
             name = self.hbm(tile.dtype, [2 * p, n], "output")
             self.instr("dma_copy", dst=f"{name}[0:{2 * p}:2]", src=tile)
-        elif r < 0.22:
+        elif r < 0.28:
             name = self.hbm(tile.dtype, [p, n], "inout", self.values(tile.dtype, (p, n)))
             self.instr("dma_copy", dst=name, src=tile)
-        elif r < 0.3:
+        elif r < 0.35:
             scratch = self.hbm(tile.dtype, [p, n], "scratch")
             name = self.hbm(tile.dtype, [p + 1, n + 2], "output")
             self.instr("dma_copy", dst=scratch, src=tile)

@@ -72,7 +72,7 @@ def emit_memset(b):
     target = t
     if b.chance(0.3) and c > 1:
         ss, cc = b.sub_lanes(s, c)
-        target = Tile(t.name, dtype, t.mem, ss, cc, t.free, False, t.col_offset, t.windowed)  # aligned sub-range (S1.5)
+        target = Tile(t.name, dtype, t.mem, ss, cc, t.free, False, t.col_offset, t.windowed, t.decl_free)  # aligned sub-range (S1.5)
     if dtype in INTS:
         value = int(b.values(dtype, (1,))[0])
     else:

@@ -228,6 +228,7 @@ def block_alias(b):
     b.decls[-1] = f".sbuf {bb.name} {db} [{p}, {nb}] @ {base + delta}"
     a.col_offset = bb.col_offset = 0
     a.windowed = bb.windowed = False
+    a.decl_free, bb.decl_free = [na], [nb]
     if b.chance(0.5):
         b.instr("dma_copy", dst=a, src=b.hbm(da, [p, na], "input", b.values(da, (p, na), -100, 100)))
         b.store(bb)
@@ -307,8 +308,20 @@ def coverage(texts):
                 elif key in ("on_false", "imm0", "imm1", "operand0", "operand1", "scale", "bias", "src"):
                     kind = "tile" if isinstance(value, nasm_reader.View) else "scalar"
                     count[f"{ins.mnemonic} {key} {kind}"] += 1
+                if isinstance(value, nasm_reader.View) and value.dims is None:  # NAME.ap(...)
+                    memory = prog.decls[value.name].memory
+                    count[f"access pattern {memory}"] += 1
+                    steps = [step for step, num in value.pattern if num > 1]
+                    if 0 in steps:
+                        count[f"access pattern {memory} broadcast (step 0)"] += 1
+                    if any(step < 0 for step in steps):
+                        count[f"access pattern {memory} negative step"] += 1
+                    if any(abs(a) < abs(b) for a, b in zip(steps, steps[1:]) if a and b):
+                        count[f"access pattern {memory} permuted"] += 1
+                    if memory != "hbm" and value.part_start:
+                        count[f"access pattern {memory} partition offset"] += 1
                 if isinstance(value, nasm_reader.View) and prog.decls[value.name].memory != "hbm":
-                    start, cnt = value.dims[0][0], value.dims[0][1]
+                    start = value.part_start
                     count[f"partition start {start if start in (0, 32, 64, 96) else 'other'}"] += 1
     return count
 

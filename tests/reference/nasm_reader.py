@@ -48,8 +48,45 @@ class Decl:
 
 @dataclass
 class View:
+    """A tensor operand. Both forms are kept as offset + [(step, num)] over the
+    row-major flattened tensor (LANGUAGE.md 2.3; for SBUF/PSUM the flat index
+    is partition * elements_per_partition + free index, so pattern[0] is the
+    partition dimension). `dims` holds the slices of the slice form (None for
+    NAME.ap(...))."""
     name: str
-    dims: list  # [(start, count, step)] one per declared dimension
+    dims: list            # [(start, count, step)] one per declared dimension, or None
+    offset: int = 0
+    pattern: list = None  # [(step, num)], outermost first
+    part_start: int = 0   # physical first partition (SBUF/PSUM); HBM: 0 for patterns
+
+    @property
+    def counts(self):
+        return [n for _, n in self.pattern]
+
+    @property
+    def part_count(self):
+        return self.pattern[0][1]
+
+    def flat_index(self):
+        """Flat element index of every element of the view, shaped like the view."""
+        idx = np.full(self.counts, self.offset, dtype=np.int64)
+        for axis, (step, num) in enumerate(self.pattern):
+            shape = [1] * len(self.pattern)
+            shape[axis] = num
+            idx = idx + (np.arange(num, dtype=np.int64) * step).reshape(shape)
+        return idx
+
+
+def _affine(view, decl):
+    """Fills view.offset/pattern from slices (strides of the declared shape)."""
+    stride, offset, pattern = 1, 0, []
+    for (start, count, step), size in reversed(list(zip(view.dims, decl.shape))):
+        offset += start * stride
+        pattern.insert(0, (step * stride, count))
+        stride *= size
+    view.offset, view.pattern = offset, pattern
+    view.part_start = view.dims[0][0]
+    return view
 
 
 @dataclass
@@ -191,7 +228,37 @@ def strip_comment(line):
 _TENSOR_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\s*(?:\[(.*)\])?$", re.S)
 
 
+_PATTERN_REF = re.compile(r"^([A-Za-z_][A-Za-z0-9_]*)\.ap\((.*)\)$", re.S)
+
+
+def parse_pattern_view(text, prog, env):
+    """NAME.ap(pattern=[[step, num], ...], offset=K), keywords optional."""
+    m = _PATTERN_REF.match(text.strip())
+    if not m or m.group(1) not in prog.decls:
+        return None
+    decl = prog.decls[m.group(1)]
+    args = {}
+    for position, arg in enumerate(split_top(m.group(2))):
+        key, eq, value = arg.partition("=")
+        if eq and key.strip() in ("pattern", "offset"):
+            args[key.strip()] = value.strip()
+        else:
+            args[("pattern", "offset")[position]] = arg.strip()
+    pairs = split_top(args["pattern"].strip()[1:-1])
+    pattern = []
+    for pair in pairs:
+        step, num = split_top(pair.strip()[1:-1])
+        pattern.append((evaluate(step, env), evaluate(num, env)))
+    offset = evaluate(args["offset"], env) if "offset" in args else 0
+    view = View(decl.name, None, offset, pattern)
+    if decl.memory != "hbm":
+        view.part_start = offset // int(np.prod(decl.shape[1:], dtype=np.int64))
+    return view
+
+
 def parse_view(text, prog, env):
+    if ".ap(" in text:
+        return parse_pattern_view(text, prog, env)
     m = _TENSOR_REF.match(text.strip())
     if not m or m.group(1) not in prog.decls:
         return None
@@ -212,7 +279,7 @@ def parse_view(text, prog, env):
         step = evaluate(parts[2], env) if len(parts) > 2 and parts[2].strip() else 1
         count = max(0, -(-(b - a) // step))
         dims.append((a, count, step))
-    return View(decl.name, dims)
+    return _affine(View(decl.name, dims), decl)
 
 
 def _spec_default(op_spec):

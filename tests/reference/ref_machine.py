@@ -68,29 +68,29 @@ class Machine:
 
     # ---- views: [partitions, elements per partition] (S1.4) ----
 
-    @staticmethod
-    def _index(view):
-        return tuple(slice(s, s + c * st, st) for s, c, st in view.dims)
+    # Every view is read and written through the flat index of each element
+    # (nasm_reader.View.flat_index), slices and access patterns alike.
 
     def read_raw(self, view, check=True):
         """Raw elements [partitions, elements]; `check` marks an input the engine consumes."""
         if check:
             self.check_written(view)
-        raw = self._tensor_raw(self.decl(view))[self._index(view)]
-        return raw.reshape(view.dims[0][1], -1).copy()
+        raw = self._tensor_raw(self.decl(view)).reshape(-1)[view.flat_index()]
+        return raw.reshape(view.part_count, -1).copy()
 
     def write_raw(self, view, raw, written=None):
         """Stores raw elements; `written` ([P, elements] bool) limits what counts as written."""
         decl = self.decl(view)
-        whole = self._tensor_raw(decl).copy()
-        counts = [c for _, c, _ in view.dims]
-        whole[self._index(view)] = np.asarray(raw, dtype=whole.dtype).reshape(counts)
-        self._store_tensor_raw(decl, whole)
+        whole = self._tensor_raw(decl).copy().reshape(-1)
+        counts, index = view.counts, view.flat_index()
+        whole[index] = np.asarray(raw, dtype=whole.dtype).reshape(counts)
+        self._store_tensor_raw(decl, whole.reshape(decl.shape))
         if decl.memory != "hbm":
             mask = self._written_mask(decl)
+            flat_mask = mask.reshape(-1, mask.shape[-1])
             mark = np.ones(counts, dtype=bool) if written is None else np.asarray(written).reshape(counts)
-            mask[self._index(view)] |= mark[..., None]
-            self._store_written_mask(decl, mask)
+            flat_mask[index] |= mark[..., None]
+            self._store_written_mask(decl, flat_mask.reshape(mask.shape))
 
     # ---- --strict bookkeeping (S1.1: reading SBUF/PSUM bytes never written) ----
 
@@ -109,9 +109,10 @@ class Machine:
         """[P, elements] bools: elements of the view holding a byte never written."""
         decl = self.decl(view)
         if decl.memory == "hbm":
-            return np.zeros((view.dims[0][1], 1), dtype=bool)
-        bad = ~self._written_mask(decl)[self._index(view)].all(axis=-1)
-        bad = bad.reshape(view.dims[0][1], -1)
+            return np.zeros((view.part_count, 1), dtype=bool)
+        mask = self._written_mask(decl)
+        bad = ~mask.reshape(-1, mask.shape[-1])[view.flat_index()].all(axis=-1)
+        bad = bad.reshape(view.part_count, -1)
         return bad if rows is None else bad[rows]
 
     def check_written(self, view, rows=None):
@@ -138,13 +139,12 @@ class Machine:
 
     @staticmethod
     def partitions(view):
-        return view.dims[0][1]
+        return view.part_count
 
     @staticmethod
     def lanes(view):
         """Physical partitions a tile covers (S1.3: accumulator lane = physical partition)."""
-        start, count, _ = view.dims[0]
-        return np.arange(start, start + count)
+        return np.arange(view.part_start, view.part_start + view.part_count)
 
     def column(self, operand, partitions, used=True):
         """A scalar or a [P, 1] tile as a float32 [P, 1] column. An operand the instruction

@@ -31,7 +31,7 @@ def aligned(start, count):
 
 def geometry(prog, view):
     decl = prog.decls[view.name]
-    return view.dims[0][0], view.dims[0][1], int(np.prod([c for _, c, _ in view.dims[1:]]))
+    return view.part_start, view.part_count, int(np.prod(view.counts[1:]))
 
 
 def lint(prog):
@@ -55,12 +55,16 @@ def lint(prog):
                 problems.append(f"{where}: {op_spec['name']} in {decl.memory}")
             if not dtype_allowed(op_spec["dtypes"], decl.dtype):
                 problems.append(f"{where}: {op_spec['name']} dtype {decl.dtype}")
-            for (s, c, st), size in zip(v.dims, decl.shape):
+            for (s, c, st), size in zip(v.dims or [], decl.shape):
                 if s < 0 or c < 1 or s + (c - 1) * st >= size:
                     problems.append(f"{where}: {op_spec['name']} slice outside {v.name}")
+            index = v.flat_index()
+            if index.min() < 0 or index.max() >= int(np.prod(decl.shape)):
+                problems.append(f"{where}: {op_spec['name']} access pattern outside {v.name}")
             start, count, _ = geometry(prog, v)
-            if decl.memory != "hbm" and v.dims[0][2] != 1:
-                problems.append(f"{where}: step on a partition dimension")
+            per_partition = int(np.prod(decl.shape[1:]))
+            if decl.memory != "hbm" and count > 1 and v.pattern[0][0] != per_partition:
+                problems.append(f"{where}: partition step of {v.name} is not its elements per partition")
             if engine != "dma" and not aligned(start, count):
                 problems.append(f"{where}: {op_spec['name']} partitions {start}+{count} break S1.5")
         for check in spec.get("constraints", []):
