@@ -88,6 +88,7 @@ std::string values_text(const Spec& spec, const InstructionSpec& is, const Opera
   std::string s;
   if (os.only_scalar) s = cat("only ", code(float32_text(*os.only_scalar)));
   if (os.integer_if_dtype_of >= 0) s += cat(s.empty() ? "" : "; ", "float32, or int32 when the dtype of ", code(is.operands[static_cast<std::size_t>(os.integer_if_dtype_of)].name), " is an integer");
+  if (os.integer_if_bitvec >= 0) s += cat(s.empty() ? "" : "; ", "float32, or int32 when ", code(is.operands[static_cast<std::size_t>(os.integer_if_bitvec)].name), " is a bitvec operator");
   return s;
 }
 
@@ -124,6 +125,19 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
     }
     case CheckKind::index_below:
       return cat("|", a, " + i| < ", number_text(static_cast<double>(c.limit)), " for every free index i of ", b);
+    case CheckKind::op_class: {
+      auto names = [&](const std::vector<int>& ops) {
+        std::vector<std::string> n;
+        for (int o : ops) n.push_back(operand_name(is, o));
+        return join(n, ", ");
+      };
+      std::string s = c.ops.size() > 1 ? cat(names(c.ops), " are both bitvec or both arithmetic operators (bypass goes with either)")
+                                       : cat(names(c.ops), " is a bitvec or an arithmetic operator");
+      if (!c.integer_if_bitvec.empty()) s += cat("; with bitvec operators, the tensors among ", names(c.integer_if_bitvec), " have integer dtypes");
+      if (!c.false_if_bitvec.empty()) s += cat(" and ", names(c.false_if_bitvec), " is false");
+      if (!c.float_if_arithmetic.empty()) s += cat("; with arithmetic ones, the tensors among ", names(c.float_if_arithmetic), " have float dtypes");
+      return s;
+    }
   }
   return "";
 }
@@ -192,6 +206,8 @@ void write_tables(std::ostringstream& out, const Spec& spec) {
     for (std::size_t i = 0; i < e.values.size(); ++i) {
       std::string v = cat(std::to_string(i), ": ", code(e.values[i].name));
       if (!e.values[i].aliases.empty()) v += cat(" (", join(e.values[i].aliases, ", "), ")");
+      if (e.values[i].op_class == OpClass::bitvec) v += " [bitvec]";
+      if (e.values[i].unary) v += " [unary]";
       vals.push_back(v);
     }
     out << "| " << e.name << " | " << join(vals, ", ") << " |\n";

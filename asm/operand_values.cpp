@@ -231,12 +231,7 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
     case OperandKind::tensor: break;
     case OperandKind::scalar:
     case OperandKind::tensor_or_scalar: {
-      bool as_int = false;
-      if (os.integer_if_dtype_of >= 0) {
-        const Operand& ref = earlier[static_cast<std::size_t>(os.integer_if_dtype_of)];
-        as_int = ref.state == OperandState::tensor && dtype_is_int(state.program.tensors[static_cast<std::size_t>(ref.view.tensor)].dtype);
-      }
-      if (as_int) {
+      if (scalar_is_integer(state.program.tensors, ins, earlier, index)) {
         o.state = OperandState::integer;
         o.integer = static_cast<int64_t>(d.number);
       } else {
@@ -278,11 +273,7 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
     return state.scope().find(n).has_value() || n == "inf" || n == "nan" || n == "fp32.min" || n == "fp32.max";
   };
   auto scalar = [&] {
-    const bool as_int = [&] {
-      if (os.integer_if_dtype_of < 0) return false;
-      const Operand& ref = earlier[static_cast<std::size_t>(os.integer_if_dtype_of)];
-      return ref.state == OperandState::tensor && dtype_is_int(state.program.tensors[static_cast<std::size_t>(ref.view.tensor)].dtype);
-    }();
+    const bool as_int = scalar_is_integer(state.program.tensors, ins, earlier, index);
     const Operand v = scalar_operand(parse_expression(cur, state.scope()), as_int, first.column, key());
     o.state = v.state;
     o.scalar = v.scalar;

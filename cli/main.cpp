@@ -78,6 +78,9 @@ int main(int argc, char** argv) {
   } catch (const std::bad_alloc&) {
     std::cerr << "nisa: error: out of memory\n";
     return kExitBadInput;
+  } catch (const std::exception& e) {  // a bug of nisa: still one clean line, never an abort
+    std::cerr << "nisa: internal error: " << e.what() << "\n";
+    return kExitBadInput;
   }
   return kExitBadInput;
 }

@@ -46,15 +46,9 @@ inline uint64_t zigzag(int64_t v) { return (static_cast<uint64_t>(v) << 1) ^ sta
 inline int64_t unzigzag(uint64_t v) { return static_cast<int64_t>(v >> 1) ^ -static_cast<int64_t>(v & 1); }
 
 // Whether a scalar operand (or the scalar form of a tensor-or-scalar one) is an
-// exact int32 rather than a float32: the spec names the operand whose dtype
-// decides (integer_if_dtype_of), LANGUAGE.md 2.3.
+// exact int32 rather than a float32 (LANGUAGE.md 2.3; common/program.hpp).
 inline bool scalar_is_integer(const Program& p, const InstructionSpec& is, const Instruction& ins, int operand) {
-  int ref = is.operands[static_cast<std::size_t>(operand)].integer_if_dtype_of;
-  if (ref < 0) return false;
-  const Operand& r = ins.operands[static_cast<std::size_t>(ref)];
-  if (r.state != OperandState::tensor || r.view.tensor < 0 || static_cast<std::size_t>(r.view.tensor) >= p.tensors.size())
-    return false;
-  return dtype_is_int(p.tensors[static_cast<std::size_t>(r.view.tensor)].dtype);
+  return nisa::scalar_is_integer(p.tensors, is, ins.operands, operand);
 }
 
 // An access pattern: offset, entries - 1, then per entry a signed step and a

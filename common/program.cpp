@@ -83,4 +83,16 @@ int64_t view_elements_per_partition(const TensorView& v) {
   return n;
 }
 
+bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const InstructionSpec& is, const std::vector<Operand>& operands, int i) {
+  const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
+  auto at = [&](int k) -> const Operand* { return k >= 0 && static_cast<std::size_t>(k) < operands.size() ? &operands[static_cast<std::size_t>(k)] : nullptr; };
+  if (const Operand* r = at(os.integer_if_bitvec); r && r->state == OperandState::enumerated && r->integer >= 0 && r->integer < 64 &&
+                                                   ((os.bitvec_mask >> r->integer) & 1u))
+    return true;
+  const Operand* r = at(os.integer_if_dtype_of);
+  if (r == nullptr || r->state != OperandState::tensor || r->view.tensor < 0 || static_cast<std::size_t>(r->view.tensor) >= tensors.size())
+    return false;
+  return dtype_is_int(tensors[static_cast<std::size_t>(r->view.tensor)].dtype);
+}
+
 }  // namespace nisa

@@ -98,6 +98,12 @@ struct Program {
   bool operator==(const Program&) const = default;
 };
 
+// LANGUAGE.md 2.3: whether the scalar form of operand `i` of an instruction
+// (`operands` in spec order; only earlier ones are looked at) is an exact
+// int32 rather than a float32: when its integer_if_dtype_of tensor has an
+// integer dtype, or its integer_if_bitvec enum operand is a bitvec operator.
+bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const InstructionSpec& is, const std::vector<Operand>& operands, int i);
+
 // --- geometry of views (S1.4) ---
 int64_t element_count(const std::vector<int64_t>& shape);
 int64_t tensor_bytes_per_partition(const TensorDecl& t);  // SBUF/PSUM: free elements * size

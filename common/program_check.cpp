@@ -251,20 +251,19 @@ struct InstructionChecker {
     check_alignment(i);
   }
 
-  // Scalars stored as exact int32 when the named tensor operand is of an integer dtype.
-  bool scalar_is_integer(const OperandSpec& os) const {
-    if (os.integer_if_dtype_of < 0 || !is_tensor(os.integer_if_dtype_of)) return false;
-    const TensorView& v = operand(os.integer_if_dtype_of).view;
-    if (v.tensor < 0 || static_cast<std::size_t>(v.tensor) >= program.tensors.size()) return false;
-    return dtype_is_int(program.tensors[static_cast<std::size_t>(v.tensor)].dtype);
-  }
+  // Scalars stored as exact int32 (integer_if_dtype_of / integer_if_bitvec).
+  bool scalar_is_integer(int i) const { return nisa::scalar_is_integer(program.tensors, is, ins.operands, i); }
 
   void check_scalar_operand(int i) {
     const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
     const Operand& o = operand(i);
-    if (scalar_is_integer(os)) {
+    if (scalar_is_integer(i)) {
       if (o.state != OperandState::integer) {
-        fail(i, quoted(key(i)) + " must be an exact integer because '" + key(os.integer_if_dtype_of) + "' has an integer dtype");
+        const Operand* r = os.integer_if_bitvec >= 0 ? &operand(os.integer_if_bitvec) : nullptr;
+        const bool by_op = r != nullptr && r->state == OperandState::enumerated && r->integer >= 0 && r->integer < 64 &&
+                           ((os.bitvec_mask >> r->integer) & 1u);
+        fail(i, quoted(key(i)) + " must be an exact integer because " +
+                    (by_op ? "'" + key(os.integer_if_bitvec) + "' is a bitvec operator" : "'" + key(os.integer_if_dtype_of) + "' has an integer dtype"));
       } else if (o.integer < std::numeric_limits<int32_t>::min() || o.integer > std::numeric_limits<int32_t>::max()) {
         fail(i, quoted(key(i)) + " = " + std::to_string(o.integer) + " is out of the int32 range");
       }
@@ -386,6 +385,7 @@ struct InstructionChecker {
           fail(a, trigger + " requires " + quoted(key(b)) + " other than " + enum_value_name(spec, is.operands[static_cast<std::size_t>(b)], c.then_not));
         return;
       }
+      case CheckKind::op_class: return;  // check_op_class
       case CheckKind::index_below: {
         if (operand(a).state != OperandState::integer || !tb) return;
         // |a + i| over i = 0..n-1 is largest at one of the two ends.
@@ -399,6 +399,48 @@ struct InstructionChecker {
     }
   }
 
+  // NKI's operator classes (nki.api.shared.rst, "Supported Math Operators";
+  // S7): the ops of one instruction are all bitvec or all arithmetic; bitvec
+  // operators act on integer bit patterns, so their tiles are integer (a float
+  // tile would be reinterpreted, not converted); arithmetic scalars are float.
+  void check_op_class(const CheckSpec& c) {
+    int bitvec = -1, arithmetic = -1;
+    for (int k : c.ops) {
+      if (operand(k).state != OperandState::enumerated) continue;
+      const EnumSpec& es = spec.enums[static_cast<std::size_t>(is.operands[static_cast<std::size_t>(k)].enum_id)];
+      const OpClass cls = es.values[static_cast<std::size_t>(operand(k).integer)].op_class;
+      if (cls == OpClass::bitvec && bitvec < 0) bitvec = k;
+      if (cls == OpClass::arithmetic && arithmetic < 0) arithmetic = k;
+    }
+    auto value = [&](int k) { return key(k) + "=" + enum_value_name(spec, is.operands[static_cast<std::size_t>(k)], operand(k).integer); };
+    if (bitvec >= 0 && arithmetic >= 0) {
+      fail(std::max(bitvec, arithmetic), value(bitvec) + " is a bitvec operator and " + value(arithmetic) +
+                                             " an arithmetic one; the operators of one " + is.name + " must be of the same kind");
+      return;
+    }
+    if (bitvec >= 0) {
+      for (int t : c.integer_if_bitvec)
+        if (is_tensor(t) && !dtype_is_int(tensor_of(t).dtype))
+          fail(t, quoted(key(t)) + " is '" + tensor_of(t).name + "' of dtype " + std::string(dtype_name(tensor_of(t).dtype)) + "; " + value(bitvec) +
+                      " is a bitvec operator, which acts on integer bit patterns: allowed: " + dtype_list(spec, integer_dtype_mask()));
+      for (int f : c.false_if_bitvec)
+        if (operand(f).state == OperandState::boolean && operand(f).integer != 0)
+          fail(f, quoted(key(f)) + " applies to arithmetic operators only, not to " + value(bitvec));
+    } else {
+      for (int t : c.float_if_arithmetic)
+        if (is_tensor(t) && !dtype_is_float(tensor_of(t).dtype))
+          fail(t, quoted(key(t)) + " is '" + tensor_of(t).name + "' of dtype " + std::string(dtype_name(tensor_of(t).dtype)) +
+                      "; with arithmetic operators it must be a float dtype (allowed: " + dtype_list(spec, ~integer_dtype_mask()) + ")");
+    }
+  }
+
+  uint32_t integer_dtype_mask() const {
+    uint32_t m = 0;
+    for (const auto& d : spec.dtypes)
+      if (dtype_is_int(d.dtype)) m |= 1u << static_cast<int>(d.dtype);
+    return m;
+  }
+
   void run() {
     if (ins.operands.size() != is.operands.size()) {
       fail(-1, is.name + " has " + std::to_string(is.operands.size()) + " operands, got " + std::to_string(ins.operands.size()));
@@ -408,7 +450,10 @@ struct InstructionChecker {
     const std::size_t before = failures.size();
     for (int i = 0; i < static_cast<int>(is.operands.size()); ++i) check_operand(i);
     if (failures.size() != before) return;  // relations assume valid operands
-    for (const CheckSpec& c : is.checks) check_relation(c);
+    for (const CheckSpec& c : is.checks) {
+      if (c.kind == CheckKind::op_class) check_op_class(c);
+      else check_relation(c);
+    }
   }
 };
 

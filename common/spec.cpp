@@ -189,6 +189,13 @@ void parse_enums(const Node& root, Spec& spec) {
       EnumValueSpec vs;
       vs.name = v.at("name").str();
       if (v.has("aliases")) vs.aliases = v.at("aliases").strings();
+      if (v.has("class")) {
+        const std::string cls = v.at("class").str();
+        if (cls == "bitvec") vs.op_class = OpClass::bitvec;
+        else if (cls == "none") vs.op_class = OpClass::none;
+        else if (cls != "arithmetic") v.at("class").fail("unknown operator class \"" + cls + "\" (arithmetic, bitvec, none)");
+      }
+      if (v.has("unary")) vs.unary = v.at("unary").boolean();
       if (!names.insert(vs.name).second) v.at("name").fail("name \"" + vs.name + "\" used twice");
       for (const auto& a : vs.aliases)
         if (!names.insert(a).second) v.at("aliases").fail("name \"" + a + "\" used twice");
@@ -264,6 +271,16 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     op.integer_if_dtype_of = ins.find_operand(r.str());
     if (op.integer_if_dtype_of < 0) r.fail("no earlier operand \"" + r.str() + "\"");
   }
+  if (o.has("integer_if_bitvec")) {
+    Node r = o.at("integer_if_bitvec");
+    op.integer_if_bitvec = ins.find_operand(r.str());
+    if (op.integer_if_bitvec < 0) r.fail("no earlier operand \"" + r.str() + "\"");
+    const OperandSpec& ref = ins.operands[static_cast<std::size_t>(op.integer_if_bitvec)];
+    if (ref.kind != OperandKind::enumeration) r.fail("operand \"" + r.str() + "\" is not an enum");
+    const EnumSpec& es = spec.enums[static_cast<std::size_t>(ref.enum_id)];
+    for (std::size_t v = 0; v < es.values.size(); ++v)
+      if (es.values[v].op_class == OpClass::bitvec) op.bitvec_mask |= uint64_t{1} << v;
+  }
   if (o.has("default")) {
     Node d = o.at("default");
     if (op.required) d.fail("a required operand has no default");
@@ -312,6 +329,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"allowed_pairs", CheckKind::allowed_pairs},
       {"requires", CheckKind::requires_operand},
       {"index_below", CheckKind::index_below},
+      {"op_class", CheckKind::op_class},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -346,6 +364,29 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       cs.then_not = enum_of(cs.b, c.at("then")).find(c.at("then_not").str());
       if (cs.then_not < 0) c.at("then_not").fail("not a value of the operand's enum");
     }
+    return cs;
+  }
+
+  if (cs.kind == CheckKind::op_class) {
+    auto refs = [&](const char* field, bool required, auto&& valid, const char* what) {
+      std::vector<int> out;
+      if (!required && !c.has(field)) return out;
+      Node list = c.at(field);
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        int r = operand_ref(list.at(i), ins);
+        if (!valid(ins.operands[static_cast<std::size_t>(r)].kind)) list.at(i).fail("operand is not " + std::string(what));
+        out.push_back(r);
+      }
+      return out;
+    };
+    auto is_enum = [](OperandKind t) { return t == OperandKind::enumeration; };
+    auto is_tensor = [](OperandKind t) { return t == OperandKind::tensor || t == OperandKind::tensor_or_scalar; };
+    auto is_bool = [](OperandKind t) { return t == OperandKind::boolean; };
+    cs.ops = refs("ops", true, is_enum, "an enum");
+    if (cs.ops.empty()) c.at("ops").fail("op_class names at least one enum operand");
+    cs.integer_if_bitvec = refs("integer_if_bitvec", false, is_tensor, "a tensor");
+    cs.float_if_arithmetic = refs("float_if_arithmetic", false, is_tensor, "a tensor");
+    cs.false_if_bitvec = refs("false_if_bitvec", false, is_bool, "a bool");
     return cs;
   }
 

@@ -49,9 +49,16 @@ struct EngineSpec {
   bool operator==(const EngineSpec&) const = default;
 };
 
+// NKI's operator classes (nki.api.shared.rst, "Supported Math Operators"):
+// bitvec operators act on the integer bit patterns of integer tiles, the
+// arithmetic ones in float32 (S2.1); `none` (bypass) goes with either.
+enum class OpClass : uint8_t { arithmetic, bitvec, none };
+
 struct EnumValueSpec {
   std::string name;
   std::vector<std::string> aliases;
+  OpClass op_class = OpClass::arithmetic;
+  bool unary = false;  // an operator that ignores its second input (abs, invert, ...)
 
   bool operator==(const EnumValueSpec&) const = default;
 };
@@ -86,6 +93,8 @@ struct OperandSpec {
   std::optional<float> only_scalar;           // scalar that may take just this value
   int64_t int_min = 0, int_max = 0;           // integer range
   int integer_if_dtype_of = -1;  // scalar is an exact int32 when this operand's dtype is an integer
+  int integer_if_bitvec = -1;    // ... or when this enum operand is a bitvec operator
+  uint64_t bitvec_mask = 0;      // integer_if_bitvec: that enum's bitvec value indices
   std::string description;
   std::string dtypes_text;       // as written in the spec, for `nisa isa`
 
@@ -109,6 +118,8 @@ enum class CheckKind : uint8_t {
   allowed_pairs,         // (a, b) enum values among `pairs`
   requires_operand,      // if a is/is_not one of `values`, then b is present (and not `then_not`)
   index_below,           // |a + i| < limit for every free index i of b
+  op_class,              // `ops` (enum operands) share one OpClass; bitvec: `integer_if_bitvec` tensors are
+                         // integer and `false_if_bitvec` bools false; arithmetic: `float_if_arithmetic` are float
 };
 
 struct CheckSpec {
@@ -120,6 +131,7 @@ struct CheckSpec {
   bool values_negated = false;              // requires_operand: "is_not" instead of "is"
   int then_not = -1;                        // requires_operand: enum index b must not take
   int64_t limit = 0;                        // index_below
+  std::vector<int> ops, integer_if_bitvec, float_if_arithmetic, false_if_bitvec;  // op_class
 
   bool operator==(const CheckSpec&) const = default;
 };

@@ -15,7 +15,7 @@ namespace nisa {
 namespace {
 
 // Bumped whenever a field list changes; the reader refuses other versions.
-constexpr uint64_t kSnapshotMagic = 0x3150414e53534e4eull;  // "NNSSNAP1"
+constexpr uint64_t kSnapshotMagic = 0x3250414e53534e4eull;  // "NNSSNAP2"
 
 template <class V> void fields(V& v, CostFormula::Step& s) { v(s.op), v(s.value), v(s.arity); }
 template <class V> void fields(V& v, CostFormula& f) { v(f.text), v(f.code); }
@@ -23,15 +23,16 @@ template <class V> void fields(V& v, ArchSpec& a) {
   v(a.name), v(a.version), v(a.neuroncore), v(a.sbuf_partition_bytes), v(a.psum_partition_bytes), v(a.psum_bank_bytes), v(a.clock_ghz);
 }
 template <class V> void fields(V& v, EngineSpec& e) { v(e.engine), v(e.memories), v(e.partition_alignment); }
-template <class V> void fields(V& v, EnumValueSpec& e) { v(e.name), v(e.aliases); }
+template <class V> void fields(V& v, EnumValueSpec& e) { v(e.name), v(e.aliases), v(e.op_class), v(e.unary); }
 template <class V> void fields(V& v, EnumSpec& e) { v(e.name), v(e.values); }
 template <class V> void fields(V& v, DefaultValue& d) { v(d.number), v(d.enum_index), v(d.boolean); }
 template <class V> void fields(V& v, OperandSpec& o) {
   v(o.name), v(o.kind), v(o.required), v(o.default_value), v(o.memories), v(o.dtype_mask), v(o.enum_id), v(o.enum_allowed_mask),
-      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.description), v(o.dtypes_text);
+      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.description), v(o.dtypes_text);
 }
 template <class V> void fields(V& v, CheckSpec& c) {
   v(c.kind), v(c.a), v(c.b), v(c.memory), v(c.pairs), v(c.values), v(c.values_negated), v(c.then_not), v(c.limit);
+  v(c.ops), v(c.integer_if_bitvec), v(c.float_if_arithmetic), v(c.false_if_bitvec);
 }
 template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits); }
 template <class V> void fields(V& v, CostCase& c) { v(c.operands), v(c.memory), v(c.cycles), v(c.formula); }

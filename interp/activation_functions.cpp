@@ -10,6 +10,8 @@ namespace {
 
 constexpr double kSqrt1_2 = 0.70710678118654752440;
 constexpr double kSqrt2OverPi = 0.79788456080286535588;
+constexpr double kInvSqrt2Pi = 0.39894228040143267794;    // 1/sqrt(2 pi)
+constexpr double kTwoOverSqrtPi = 1.12837916709551257390;  // 2/sqrt(pi)
 
 double sigmoid(double x) { return 1.0 / (1.0 + std::exp(-x)); }
 double softplus(double x) { return x > 30 ? x + std::log1p(std::exp(-x)) : std::log1p(std::exp(x)); }
@@ -125,6 +127,20 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param) {
       // np.sign: -1, 0 (keeping a zero's sign), 1; NaN stays NaN.
       for (int64_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : v[i]);
       return;
+    // The derivatives of NKI 0.6's activation table (nki.api.shared.rst,
+    // "Supported Activation Functions": gelu_dx, gelu_apprx_sigmoid_dx,
+    // silu_dx, erf_dx; valid on [-inf, inf]). NKI names them without a
+    // formula; these are the exact derivatives of the functions above, in
+    // double. gelu' = Phi(x) + x*phi(x), phi the standard normal density.
+    case ActivationFn::gelu_dx:
+      return each(v, n, [](double x) { return 0.5 * std::erfc(-x * kSqrt1_2) + x * kInvSqrt2Pi * std::exp(-0.5 * x * x); });
+    // (x*sigmoid(1.702x))' = s + 1.702x*s*(1 - s), s = sigmoid(1.702x), 1 - s = sigmoid(-1.702x).
+    case ActivationFn::gelu_apprx_sigmoid_dx:
+      return each(v, n, [](double x) { return sigmoid(1.702 * x) * (1.0 + 1.702 * x * sigmoid(-1.702 * x)); });
+    // (x*sigmoid(x))' = sigmoid(x) * (1 + x*sigmoid(-x)).
+    case ActivationFn::silu_dx: return each(v, n, [](double x) { return sigmoid(x) * (1.0 + x * sigmoid(-x)); });
+    // erf' = 2/sqrt(pi) * e^(-x^2).
+    case ActivationFn::erf_dx: return each(v, n, [](double x) { return kTwoOverSqrtPi * std::exp(-x * x); });
     case ActivationFn::prelu:
       // S5: x >= 0 ? x : relu_param * x (NaN: the comparison fails, NaN*p is NaN).
       for (int64_t i = 0; i < n; ++i) v[i] = v[i] >= 0.0f ? v[i] : relu_param * v[i];
@@ -145,12 +161,6 @@ bool activation_input_valid(ActivationFn f, float x) {
   }
 }
 
-const char* activation_name(ActivationFn f) {
-  static const char* const kNames[] = {
-      "copy", "identity", "exp", "log", "tanh", "sigmoid", "relu", "gelu", "gelu_apprx_tanh", "gelu_apprx_sigmoid",
-      "silu", "mish", "square", "sqrt", "rsqrt", "reciprocal", "sin", "arctan", "erf", "softplus", "abs", "sign",
-      "prelu"};
-  return kNames[static_cast<int>(f)];
-}
+std::string_view activation_name(ActivationFn f) { return spec_enum::name(f); }
 
 }  // namespace nisa

@@ -3,6 +3,7 @@
 // and their hardware-valid input ranges (for --strict).
 #pragma once
 #include <cstdint>
+#include <string_view>
 
 #include "step.hpp"
 
@@ -14,6 +15,6 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param);
 // S5: the input range a function's hardware polynomial covers (true for the
 // functions valid everywhere). NaN inputs are outside every finite range.
 bool activation_input_valid(ActivationFn f, float x);
-const char* activation_name(ActivationFn f);
+std::string_view activation_name(ActivationFn f);
 
 }  // namespace nisa

@@ -1,8 +1,6 @@
 #include "decode_context.hpp"
 
-#include <cstring>
 #include <stdexcept>
-
 
 namespace nisa {
 
@@ -32,45 +30,28 @@ PartitionScalar DecodeContext::partition_scalar(std::string_view name, float if_
     ps.value = if_absent;
   } else {
     ps.value = scalar(name);
+    if (o.state == OperandState::integer) ps.bits = static_cast<uint32_t>(static_cast<int32_t>(o.integer));
   }
   return ps;
 }
 
-std::string_view DecodeContext::enum_name(std::string_view name) const {
-  const Operand& o = operand(name);
-  const OperandSpec& os = instruction_spec.operands[static_cast<std::size_t>(instruction_spec.find_operand(name))];
-  return spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(o.integer)].name;
-}
-
-int enum_index_by_name(std::string_view value, const char* const* names, int count) {
-  for (int i = 0; i < count; ++i)
-    if (value == names[i]) return i;
-  throw std::logic_error("interp: unknown enum value " + std::string(value));
-}
-
 namespace {
-constexpr const char* kAluNames[] = {"bypass", "add", "subtract", "multiply", "maximum", "minimum"};
-constexpr const char* kCompareNames[] = {"equal", "not_equal", "less", "less_equal", "greater", "greater_equal"};
-constexpr const char* kReduceNames[] = {"none", "add", "maximum", "minimum", "abs_max", "abs_min"};
-constexpr const char* kReduceCmdNames[] = {"idle", "reset", "reset_reduce", "reduce"};
-constexpr const char* kActivationNames[] = {
-    "copy", "identity", "exp", "log", "tanh", "sigmoid", "relu", "gelu", "gelu_apprx_tanh", "gelu_apprx_sigmoid",
-    "silu", "mish", "square", "sqrt", "rsqrt", "reciprocal", "sin", "arctan", "erf", "softplus", "abs", "sign",
-    "prelu"};
-template <class E, std::size_t N>
-E by_name(const DecodeContext& c, std::string_view operand, const char* const (&names)[N]) {
-  return static_cast<E>(enum_index_by_name(c.enum_name(operand), names, static_cast<int>(N)));
+// The operand's enum index, which is the value of the C++ enum generated from
+// the same spec (predecode checks that a --spec file has these enums).
+template <class E>
+E enum_value(const DecodeContext& c, std::string_view operand) {
+  return static_cast<E>(c.operand(operand).integer);
 }
 }  // namespace
 
-AluOp alu_op(const DecodeContext& c, std::string_view o) { return by_name<AluOp>(c, o, kAluNames); }
-CompareOp compare_op(const DecodeContext& c, std::string_view o) { return by_name<CompareOp>(c, o, kCompareNames); }
-ReduceOp reduce_op(const DecodeContext& c, std::string_view o) {
-  return c.present(o) ? by_name<ReduceOp>(c, o, kReduceNames) : ReduceOp::none;
-}
-ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view o) { return by_name<ReduceCmd>(c, o, kReduceCmdNames); }
-ActivationFn activation_fn(const DecodeContext& c, std::string_view o) {
-  return by_name<ActivationFn>(c, o, kActivationNames);
+AluOp alu_op(const DecodeContext& c, std::string_view o) { return enum_value<AluOp>(c, o); }
+CompareOp compare_op(const DecodeContext& c, std::string_view o) { return enum_value<CompareOp>(c, o); }
+ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view o) { return enum_value<ReduceCmd>(c, o); }
+ActivationFn activation_fn(const DecodeContext& c, std::string_view o) { return enum_value<ActivationFn>(c, o); }
+
+void set_reduce_op(const DecodeContext& c, Step& s, std::string_view o, ReduceOp if_absent) {
+  s.reduces = true;
+  s.reduce_op = c.present(o) ? enum_value<ReduceOp>(c, o) : if_absent;
 }
 
 void stream_tiles(const DecodeContext& c, Step& s, const TileAccess* dst, std::initializer_list<const TileAccess*> inputs,
@@ -108,8 +89,7 @@ void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, 
   s.accumulator = engine;
   s.first_lane = first_lane;
   s.reduce_cmd = reduce_cmd(c, "reduce_cmd");
-  s.reduce_op = reduce_op(c, "reduce_op");
-  if (s.reduce_op == ReduceOp::none) s.reduce_op = default_op;
+  set_reduce_op(c, s, "reduce_op", default_op);
   if (c.is_tile("reduce_res")) s.reduce_res = c.tile("reduce_res");
 }
 

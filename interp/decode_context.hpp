@@ -1,7 +1,7 @@
 // What an instruction's decoder sees while turning one checked Instruction
 // into a Step: its operands by spec name, resolved tiles, per-partition
-// scalars and enum values mapped to C++ enums by name (so the order of values
-// in the spec's enums is free).
+// scalars and enum values as the C++ enums generated from the spec
+// (spec_enums.hpp).
 #pragma once
 #include <initializer_list>
 #include <string>
@@ -31,17 +31,14 @@ struct DecodeContext {
   int64_t integer(std::string_view name) const { return operand(name).integer; }
   bool boolean(std::string_view name) const { return operand(name).integer != 0; }
   PartitionScalar partition_scalar(std::string_view name, float if_absent) const;
-  // The enum value's spec name (e.g. "greater_equal").
-  std::string_view enum_name(std::string_view name) const;
 };
 
-// Maps an enum value's name to E through names[] (index = E's value).
-// Throws std::logic_error for a name the interpreter does not know.
-int enum_index_by_name(std::string_view value, const char* const* names, int count);
+// Enum operands: the spec's value index is the generated C++ enum's value.
 AluOp alu_op(const DecodeContext& c, std::string_view operand);
 CompareOp compare_op(const DecodeContext& c, std::string_view operand);
-ReduceOp reduce_op(const DecodeContext& c, std::string_view operand);  // absent: none
 ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view operand);
+// s.reduce_op from the operand (if_absent when it is absent); the step folds.
+void set_reduce_op(const DecodeContext& c, Step& s, std::string_view operand, ReduceOp if_absent);
 ActivationFn activation_fn(const DecodeContext& c, std::string_view operand);
 
 // Lays out dst and the streamed inputs in rows of one common length, and

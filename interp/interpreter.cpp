@@ -4,12 +4,17 @@
 
 #include "bit_copy.hpp"
 #include "decode_context.hpp"
+#include "error.hpp"
 #include "instructions/instructions.hpp"
 #include "prefault.hpp"
 
 namespace nisa {
 
 DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine) {
+  // Enum operands are decoded by index into the enums generated at build time.
+  if (!spec_enum::spec_enums_match(spec))
+    throw InputError("isa-spec: its enums differ from those of the spec nisa was built with (values, names or order); "
+                     "nisa run needs the same enums");
   DecodedProgram decoded{{}, std::make_unique<TileTable>(machine, program)};
   // Steps of a long program are tens of MB: map their pages in one call
   // rather than one fault per 4 KB (several microseconds each on a VM).

@@ -37,8 +37,12 @@ struct Lane {
 };
 
 // The float32 start of an instruction's own reduction r: -0.0 for add (so a
-// lone -0.0 survives, as np.sum), the S3 identity otherwise.
-inline float fold_start(ReduceOp op) { return op == ReduceOp::add ? -0.0f : reduce_identity(op); }
+// lone -0.0 survives, as np.sum) and subtract (whose first term the
+// instruction negates: -0.0 - -x is x, for either zero too), the S3 identity
+// otherwise.
+inline float fold_start(ReduceOp op) {
+  return op == ReduceOp::add || op == ReduceOp::subtract ? -0.0f : reduce_identity(op);
+}
 
 // Reads float32 directly from memory: contiguous, aligned float32.
 inline bool reads_in_place(const TileAccess& t) {
@@ -60,7 +64,7 @@ void run_lanes(const Step& s, Machine& m) {
   float out_buffer[kFoldLanes][kLaneBatch];
   const bool reducing = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce ||
                         s.accumulator == AccumulatorEngine::none;  // tensor_reduce: always
-  const bool folds = reducing && s.reduce_op != ReduceOp::none;
+  const bool folds = reducing && s.reduces;
   const bool adds = folds && s.reduce_op == ReduceOp::add;
   const int64_t block = adds ? kFoldLanes : 1;
   const bool fused_max = kFusesMax<Body> && folds && s.reduce_op == ReduceOp::maximum;

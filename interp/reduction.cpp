@@ -77,7 +77,21 @@ float fold(ReduceOp op, float r, const float* v, int64_t n) {
     case ReduceOp::minimum: return fold_exact<false, false>(r, v, n);
     case ReduceOp::abs_max: return fold_exact<true, true>(r, v, n);
     case ReduceOp::abs_min: return fold_exact<false, true>(r, v, n);
-    case ReduceOp::none: break;
+    // Left to right in float32, as the add fold.
+    case ReduceOp::subtract:
+      for (int64_t i = 0; i < n; ++i) r -= v[i];
+      return r;
+    case ReduceOp::multiply:
+      for (int64_t i = 0; i < n; ++i) r *= v[i];
+      return r;
+    case ReduceOp::logical_and:
+    case ReduceOp::logical_or:
+    case ReduceOp::logical_xor:
+      for (int64_t i = 0; i < n; ++i) r = combine(op, r, v[i]);
+      return r;
+    case ReduceOp::bitwise_and:  // bit patterns: bit_alu.hpp
+    case ReduceOp::bitwise_or:
+    case ReduceOp::bitwise_xor: break;
   }
   return r;
 }

@@ -20,21 +20,38 @@ inline float combine(ReduceOp op, float a, float b) {
     case ReduceOp::minimum: return nan_min(a, b);
     case ReduceOp::abs_max: return nan_max(std::fabs(a), std::fabs(b));  // S3
     case ReduceOp::abs_min: return nan_min(std::fabs(a), std::fabs(b));
-    case ReduceOp::none: break;
+    case ReduceOp::subtract: return a - b;
+    case ReduceOp::multiply: return a * b;
+    // NKI's logical operators: 1.0 or 0.0, inputs true when nonzero.
+    case ReduceOp::logical_and: return (a != 0.0f && b != 0.0f) ? 1.0f : 0.0f;
+    case ReduceOp::logical_or: return (a != 0.0f || b != 0.0f) ? 1.0f : 0.0f;
+    case ReduceOp::logical_xor: return ((a != 0.0f) != (b != 0.0f)) ? 1.0f : 0.0f;
+    case ReduceOp::bitwise_and:  // bit patterns: bit_alu.hpp
+    case ReduceOp::bitwise_or:
+    case ReduceOp::bitwise_xor: break;
   }
   return a;
 }
 
-// S3 identities. The accumulator's `reset` value for add is 0.
+// S3 identities (and NKI's: multiply and logical_and 1, the others 0). The
+// accumulator's `reset` value for add is 0. subtract has none: it folds as
+// NumPy's subtract.reduce, data[0] - data[1] - ... (tensor_reduce).
 inline float reduce_identity(ReduceOp op) {
   constexpr float inf = std::numeric_limits<float>::infinity();
   switch (op) {
     case ReduceOp::maximum: return -inf;
     case ReduceOp::minimum: return inf;
     case ReduceOp::abs_min: return inf;
+    case ReduceOp::multiply:
+    case ReduceOp::logical_and: return 1.0f;
     case ReduceOp::add:
     case ReduceOp::abs_max:
-    case ReduceOp::none: break;
+    case ReduceOp::subtract:
+    case ReduceOp::logical_or:
+    case ReduceOp::logical_xor:
+    case ReduceOp::bitwise_and:
+    case ReduceOp::bitwise_or:
+    case ReduceOp::bitwise_xor: break;
   }
   return 0.0f;
 }

@@ -1,5 +1,6 @@
 // A pre-decoded instruction (wasm3 style): operands resolved to TileAccess,
-// enum values mapped to C++ enums by name, and the kernel chosen by dtype.
+// enum values as the C++ enums generated from the spec (spec_enums.hpp: an
+// operand's enum index is the C++ value), and the kernel chosen by dtype.
 // Executing a step does no parsing, no look-ups and no allocation. Tiles live
 // in the decoded program's TileTable (shared by every step that uses them), so
 // a step is a few hundred bytes however many operands it has.
@@ -8,23 +9,22 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "spec_enums.hpp"
 #include "tile_access.hpp"
 
 namespace nisa {
 
-enum class AluOp : uint8_t { bypass, add, subtract, multiply, maximum, minimum };
-enum class CompareOp : uint8_t { equal, not_equal, less, less_equal, greater, greater_equal };
-enum class ReduceOp : uint8_t { none, add, maximum, minimum, abs_max, abs_min };
-enum class ReduceCmd : uint8_t { idle, reset, reset_reduce, reduce };
-enum class ActivationFn : uint8_t {
-  copy, identity, exp, log, tanh, sigmoid, relu, gelu, gelu_apprx_tanh, gelu_apprx_sigmoid,
-  silu, mish, square, sqrt, rsqrt, reciprocal, sin, arctan, erf, softplus, abs, sign, prelu,
-};
+using AluOp = spec_enum::alu;
+using CompareOp = spec_enum::compare;
+using ReduceOp = spec_enum::reduce;
+using ReduceCmd = spec_enum::reduce_cmd;
+using ActivationFn = spec_enum::activation;
 
 // A float32 value per partition: a scalar operand or a [P, 1] tile (S4.3-S4.6).
 struct PartitionScalar {
   bool present = false;
   float value = 0;               // scalar, already float32
+  uint32_t bits = 0;             // an integer scalar's int32 bits (bitvec operators, bit_alu.hpp)
   const TileAccess* tile = nullptr;  // a [P, 1] tile, or nullptr for a scalar
   float at(int64_t p) const {
     if (tile == nullptr) return value;
@@ -60,7 +60,8 @@ struct Step {
   // Accumulating instructions (S3).
   AccumulatorEngine accumulator = AccumulatorEngine::none;
   int64_t first_lane = 0;
-  ReduceOp reduce_op = ReduceOp::none;
+  bool reduces = false;  // reduce_op is set: the results fold into r (S3)
+  ReduceOp reduce_op = ReduceOp::add;
   ReduceCmd reduce_cmd = ReduceCmd::idle;
   const TileAccess* reduce_res = nullptr;
 

@@ -88,7 +88,9 @@ TEST_CASE("value kind errors name the key") {
   CHECK(asm_test::first_error(kTiles + "tensor_tensor dst=yy, data1=x, data2=x, op=add\n") == "unknown tensor 'yy'; did you mean 'y'?");
   CHECK(asm_test::first_error(kTiles + "tensor_tensor dst=y, data1=x, data2=x, op=ad\n") == "unknown alu value 'ad' for 'op'; did you mean 'add'?");
   CHECK(asm_test::first_error(kTiles + "tensor_tensor dst=y, data1=x, data2=x, op=bypass\n") ==
-        "'op' = bypass is not allowed for tensor_tensor; allowed: add, subtract, multiply, maximum, minimum");
+        "'op' = bypass is not allowed for tensor_tensor; allowed: add, subtract, multiply, maximum, minimum, bitwise_and, "
+        "bitwise_or, bitwise_xor, left_shift, right_shift, equal, not_equal, less, less_equal, greater, greater_equal, logical_and, "
+        "logical_or, logical_xor, power, abs_max, abs_min");
   CHECK(asm_test::first_error(kTiles + "range_select dst=y, on_true_tile=x, comp_op0=ge, comp_op1=lt, bound0=lo, bound1=hi, on_false_value=0\n") ==
         "'on_false_value' must be fp32.min, got 0");
 }

@@ -46,7 +46,7 @@ void check_function(ActivationFn f) {
     if (!ok && bad < 5) MESSAGE(std::string(activation_name(f)), " x=", double(xs[i]), " got ", double(got), " want ", double(want), " rel ", (double(got) - want) / want);
     bad += !ok;
   }
-  CHECK_MESSAGE(bad == 0, activation_name(f));
+  CHECK_MESSAGE(bad == 0, std::string(activation_name(f)));
 }
 
 TEST_CASE("activation kernels: exp, tanh, sigmoid (float32), silu, gelu_apprx_sigmoid within rtol 1e-6 (S5)") {

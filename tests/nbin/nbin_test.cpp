@@ -209,18 +209,18 @@ TEST_CASE("structural defects behind a valid CRC are named with their byte") {
     CHECK(decode_error(bytes) == "t.nbin: error: instruction 0 (line 4): unknown opcode 0 at byte " + std::to_string(at));
   }
   SUBCASE("enum value beyond the enum") {
-    b.program.instructions[0].operands[3] = b.enumerated("alu", "minimum");  // index 5 = 0b101, the last field
+    b.program.instructions[0].operands[3] = b.enumerated("alu", "rsqrt");  // index 27 = 0b11011, the last field
     std::vector<uint8_t> bytes = encode_program(spec(), b.program);
-    int op_bit = bits - 2;  // the middle bit of the 3-bit op field: 0b101 -> 0b111
+    int op_bit = bits - 3;  // the middle bit of the 5-bit op field: 0b11011 -> 0b11111 (29 values)
     std::size_t at = stream_at(bytes) + static_cast<std::size_t>(op_bit / 8);
     bytes[at] = static_cast<uint8_t>(bytes[at] | (1u << (op_bit % 8)));
     fix_crc(bytes);
     CHECK(decode_error(bytes) ==
-          "t.nbin: error: instruction 0 (tensor_tensor, line 4), operand op: enum value 7 out of range for alu at byte " +
+          "t.nbin: error: instruction 0 (tensor_tensor, line 4), operand op: enum value 31 out of range for alu at byte " +
               std::to_string(stream_at(bytes) + static_cast<std::size_t>(bits / 8)));
     // The encoder refuses the same value through the same walk.
-    b.program.instructions[0].operands[3].integer = 7;
-    CHECK(encode_error(b.program) == "sample.nasm:4: error: cannot encode instruction 0 (tensor_tensor), operand op: enum value 7 out of range for alu");
+    b.program.instructions[0].operands[3].integer = 31;
+    CHECK(encode_error(b.program) == "sample.nasm:4: error: cannot encode instruction 0 (tensor_tensor), operand op: enum value 31 out of range for alu");
   }
   SUBCASE("slice outside its tensor") {
     b.program.instructions[0].operands[1].view.dims[1] = {4, 5, 1};  // columns 4..8 of 8

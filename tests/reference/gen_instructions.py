@@ -18,8 +18,19 @@ COMPARE_SPELLINGS = {"equal": ["equal", "eq"], "less": ["less", "lt"], "less_equ
                      "greater": ["greater", "gt"], "greater_equal": ["greater_equal", "ge"]}
 ALU_SPELLINGS = {"bypass": ["bypass"], "add": ["add"], "subtract": ["subtract", "sub"],
                  "multiply": ["multiply", "mul"], "maximum": ["maximum", "max"], "minimum": ["minimum", "min"]}
+# NKI 0.6's operator table beyond those (nki.api.shared.rst): arithmetic
+# binary and unary rows (float32), and the bitvec rows (integer bit patterns).
+MORE_ALU_SPELLINGS = {"equal": ["equal", "eq"], "not_equal": ["not_equal", "ne"], "less": ["less", "lt"],
+                      "less_equal": ["less_equal", "le"], "greater": ["greater", "gt"],
+                      "greater_equal": ["greater_equal", "ge"], "logical_and": ["logical_and"],
+                      "logical_or": ["logical_or"], "logical_xor": ["logical_xor"], "power": ["power"],
+                      "abs_max": ["abs_max"], "abs_min": ["abs_min"]}
+UNARY_ALU = ["abs", "square", "relu", "rsqrt", "reciprocal"]
+BITVEC_ALU = ["bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"]
 REDUCE_SPELLINGS = {"add": ["add"], "maximum": ["maximum", "max", "amax"], "minimum": ["minimum", "min", "amin"],
                     "abs_max": ["abs_max"], "abs_min": ["abs_min"]}
+MORE_REDUCE = ["subtract", "multiply", "logical_and", "logical_or", "logical_xor"]
+BITVEC_REDUCE = ["bitwise_and", "bitwise_or", "bitwise_xor"]
 ACTIVATE2_PAIRS = [("multiply", "add"), ("multiply", "subtract"), ("multiply", "bypass"),
                    ("add", "bypass"), ("subtract", "bypass"), ("bypass", "bypass")]
 
@@ -172,21 +183,76 @@ def emit_tensor_copy_predicated(b):
     b.store(dst)
 
 
+def int_bits(b):
+    """A random int32 operand: a shift amount (some of 32 or more) or a bit mask."""
+    return b.pick([int(b.rng.integers(0, 40)), int(b.rng.integers(-2 ** 31, 2 ** 31)), 0x0F0F0F0F, -1, 1])
+
+
+def int_operand(b, s, c):
+    if b.chance(0.6):
+        return int_bits(b)
+    dt = b.pick(INTS)
+    t = b.tile(dt, b.shifted(s, c), c, [1], compute_mem(b))
+    b.load(t, b.values(dt, (c, 1)))
+    return t
+
+
+def emit_tensor_scalar_bitvec(b):
+    """Bitvec operators on integer tiles (S7: bit patterns, no conversion)."""
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    ddt = b.pick(INTS)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    b.load(data, b.values(ddt, (c, n)))
+    op0 = b.pick(BITVEC_ALU)  # at least one bitvec operator: the integer operands need it
+    ops = {"data": data, "op0": op0, "operand0": int_operand(b, s, c)}
+    if op0 != "bypass" and b.chance(0.3):
+        ops["reverse0"] = True
+    if b.chance(0.5):
+        op1 = b.pick(BITVEC_ALU + ["bypass"])
+        ops["op1"] = op1
+        if op1 != "bypass":
+            ops["operand1"] = int_operand(b, s, c)
+            if b.chance(0.3):
+                ops["reverse1"] = True
+    dst = data if b.chance(0.15) else b.tile(b.pick(INTS), b.shifted(s, c), c, free, compute_mem(b))
+    b.instr("tensor_scalar", dst=dst, **ops)
+    b.store(dst)
+
+
+def pick_alu(b):
+    """An arithmetic operator: the classic ones, NKI 0.6's other binary rows, or a unary one."""
+    r = b.rng.random()
+    if r < 0.45:
+        op = b.pick(list(ALU_SPELLINGS))
+        return op, spelled(b, ALU_SPELLINGS, op)
+    if r < 0.85:
+        op = b.pick(list(MORE_ALU_SPELLINGS))
+        return op, spelled(b, MORE_ALU_SPELLINGS, op)
+    op = b.pick(UNARY_ALU)
+    return op, op
+
+
 def emit_tensor_scalar(b):
+    if b.chance(0.25):
+        return emit_tensor_scalar_bitvec(b)
     s, c = b.lanes()
     free = b.free_shape()
     n = int(np.prod(free))
     ddt = any_dtype(b)
     data = b.tile(ddt, s, c, free, compute_mem(b))
     b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
-    op0 = b.pick(list(ALU_SPELLINGS))
-    op1 = b.pick(list(ALU_SPELLINGS)) if b.chance(0.6) else None
+    op0, op0_text = pick_alu(b)
+    op1, op1_text = pick_alu(b) if b.chance(0.6) else (None, None)
     operand0, _ = scalar_or_column(b, s, c, -3, 3)
-    ops = {"data": data, "op0": spelled(b, ALU_SPELLINGS, op0), "operand0": operand0}
+    if op0 in ("equal", "not_equal") and b.chance(0.5):
+        operand0 = float(b.pick([0, 1, -1, 2]))  # hits equal elements of small data
+    ops = {"data": data, "op0": op0_text, "operand0": operand0}
     if op0 != "bypass" and b.chance(0.4):
         ops["reverse0"] = True
     if op1 is not None:
-        ops["op1"] = spelled(b, ALU_SPELLINGS, op1)
+        ops["op1"] = op1_text
         if op1 != "bypass" or b.chance(0.3):
             ops["operand1"], _ = scalar_or_column(b, s, c, -3, 3)
         if op1 != "bypass" and b.chance(0.4):
@@ -200,6 +266,8 @@ def emit_tensor_scalar(b):
 
 
 def emit_tensor_tensor(b):
+    if b.chance(0.25):
+        return emit_tensor_tensor_bitvec(b)
     s, c = b.lanes()
     free = b.free_shape()
     n = int(np.prod(free))
@@ -209,9 +277,35 @@ def emit_tensor_tensor(b):
         t = b.tile(dt, b.shifted(s, c), c, free if b.chance(0.8) else [n], compute_mem(b))
         b.load(t, b.values(dt, (c, n), -6, 6, specials=b.chance(0.3)))
         tiles.append(t)
-    op = b.pick(["add", "subtract", "multiply", "maximum", "minimum"])
+    r = b.rng.random()
+    if r < 0.45:
+        op = b.pick(["add", "subtract", "multiply", "maximum", "minimum"])
+        text = spelled(b, ALU_SPELLINGS, op)
+    else:
+        op = b.pick(list(MORE_ALU_SPELLINGS))
+        text = spelled(b, MORE_ALU_SPELLINGS, op)
     dst = tiles[0] if b.chance(0.15) else b.tile(any_dtype(b), s, c, free, compute_mem(b))
-    b.instr("tensor_tensor", dst=dst, data1=tiles[0], data2=tiles[1], op=spelled(b, ALU_SPELLINGS, op))
+    b.instr("tensor_tensor", dst=dst, data1=tiles[0], data2=tiles[1], op=text)
+    b.store(dst)
+
+
+def emit_tensor_tensor_bitvec(b):
+    """bitwise_and/or/xor and shifts on integer tiles of any widths (S7)."""
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    tiles = []
+    op = b.pick([o for o in BITVEC_ALU if o != "invert"])
+    for k in range(2):
+        dt = b.pick(INTS)
+        t = b.tile(dt, b.shifted(s, c), c, free if b.chance(0.8) else [n], compute_mem(b))
+        if k == 1 and op.endswith("shift") and b.chance(0.7):
+            b.load(t, np.asarray(b.rng.integers(0, 36, (c, n))).astype(np.int64).clip(0, 127))
+        else:
+            b.load(t, b.values(dt, (c, n)))
+        tiles.append(t)
+    dst = tiles[0] if b.chance(0.15) else b.tile(b.pick(INTS), s, c, free, compute_mem(b))
+    b.instr("tensor_tensor", dst=dst, data1=tiles[0], data2=tiles[1], op=op)
     b.store(dst)
 
 
@@ -219,17 +313,32 @@ def emit_tensor_reduce(b):
     s, c = b.lanes()
     free = b.free_shape()
     n = int(np.prod(free))
-    op = b.pick(list(REDUCE_SPELLINGS))
+    r = b.rng.random()
+    if r < 0.2:  # bitvec reductions fold integer bit patterns
+        op = b.pick(BITVEC_REDUCE)
+        ddt = b.pick(INTS)
+        data = b.tile(ddt, s, c, free, compute_mem(b))
+        b.load(data, b.values(ddt, (c, n)))
+        dst = b.tile(b.pick(INTS), b.shifted(s, c), c, [1], compute_mem(b))
+        b.instr("tensor_reduce", dst=dst, data=data, op=op)
+        b.store(dst)
+        return
+    op = b.pick(list(REDUCE_SPELLINGS)) if r < 0.7 else b.pick(MORE_REDUCE)
     ddt = any_dtype(b)
     data = b.tile(ddt, s, c, free, compute_mem(b))
-    if op == "add":  # S3: add may be reordered; keep every term positive
+    if op == "multiply":  # factors near 1 keep long products finite and well conditioned
+        b.load(data, b.values(ddt, (c, n), 0.9, 1.1, irange=(-1, 2)))
+    elif op in ("subtract", "logical_and", "logical_or", "logical_xor"):
+        b.load(data, b.values(ddt, (c, n), -2, 2, specials=b.chance(0.2)) if op != "subtract" else
+               b.values(ddt, (c, n), 0.1, 4, irange=(0, 1000)))
+    elif op == "add":  # S3: add may be reordered; keep every term positive
         b.load(data, b.values(ddt, (c, n), 0.1, 4, irange=(0, 1000)))
     else:
         b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
-    exact = op != "add" or ddt in INTS
+    exact = op not in ("add", "subtract", "multiply") or ddt in INTS
     dst = b.tile(any_dtype(b) if exact else "f32", b.shifted(s, c), c, [1], compute_mem(b))
     neg = b.chance(0.4)
-    b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op),
+    b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op) if op in REDUCE_SPELLINGS else op,
             negate=neg if (neg or b.chance(0.3)) else None)
     b.store(dst)
 

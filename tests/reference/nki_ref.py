@@ -62,6 +62,13 @@ ACTIVATIONS = {
     "abs": lambda x, a: np.abs(x),
     "sign": lambda x, a: np.sign(x),
     "prelu": lambda x, a: np.where(x >= 0, x, a * x),
+    # NKI 0.6's derivative rows (nki.api.shared.rst activation table): the
+    # derivatives of gelu (x Phi(x)), gelu_apprx_sigmoid (x sigmoid(1.702 x)),
+    # silu (x sigmoid(x)) and erf.
+    "gelu_dx": lambda x, a: 0.5 * (1.0 + erf(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi),
+    "gelu_apprx_sigmoid_dx": lambda x, a: _sigmoid(1.702 * x) + 1.702 * x * _sigmoid(1.702 * x) * _sigmoid(-1.702 * x),
+    "silu_dx": lambda x, a: _sigmoid(x) + x * _sigmoid(x) * _sigmoid(-x),
+    "erf_dx": lambda x, a: 2.0 / math.sqrt(math.pi) * np.exp(-x * x),
 }
 
 
@@ -86,13 +93,89 @@ def activate(op, x_f32, relu_param):
 
 # ---- ALU and comparison operators, in float32 (S2.1) ----
 
+def _truth(x):
+    return np.asarray(x).astype(F32)
+
+
+def _abs_pick(a, b, larger):
+    """nl.abs_max / nl.abs_min: the input (signed) of larger / smaller magnitude, y on a tie; NaN propagates."""
+    a, b = np.broadcast_arrays(np.asarray(a, dtype=F32), np.asarray(b, dtype=F32))
+    wins = np.abs(a) > np.abs(b) if larger else np.abs(a) < np.abs(b)
+    return np.where(np.isnan(a) | wins, a, b)
+
+
+# NKI 0.6's operator table (nki.api.shared.rst), arithmetic rows: float32 in,
+# float32 out; comparisons and logical operators give 1.0 / 0.0 (NKI: "1 where
+# ..., 0 otherwise"; logical inputs count as true when nonzero, as NumPy's).
 ALU = {
     "add": lambda a, b: F32(a) + F32(b),
     "subtract": lambda a, b: F32(a) - F32(b),
     "multiply": lambda a, b: F32(a) * F32(b),
     "maximum": np.maximum,
     "minimum": np.minimum,
+    "equal": lambda a, b: _truth(F32(a) == F32(b)),
+    "not_equal": lambda a, b: _truth(F32(a) != F32(b)),
+    "less": lambda a, b: _truth(F32(a) < F32(b)),
+    "less_equal": lambda a, b: _truth(F32(a) <= F32(b)),
+    "greater": lambda a, b: _truth(F32(a) > F32(b)),
+    "greater_equal": lambda a, b: _truth(F32(a) >= F32(b)),
+    "logical_and": lambda a, b: _truth((F32(a) != 0) & (F32(b) != 0)),
+    "logical_or": lambda a, b: _truth((F32(a) != 0) | (F32(b) != 0)),
+    "logical_xor": lambda a, b: _truth((F32(a) != 0) ^ (F32(b) != 0)),
+    "power": lambda a, b: np.power(np.float64(a), np.float64(b)).astype(F32),  # numpy.power, rounded once
+    "abs_max": lambda a, b: _abs_pick(a, b, True),
+    "abs_min": lambda a, b: _abs_pick(a, b, False),
 }
+# The unary rows ("Arithmetic Unary"): the operand is ignored.
+UNARY = {
+    "abs": lambda v: np.abs(F32(v)),
+    "square": lambda v: F32(v) * F32(v),
+    "relu": lambda v: np.where(F32(v) < 0, F32(0), F32(v)),
+    "rsqrt": lambda v: (1.0 / np.sqrt(np.float64(v))).astype(F32),
+    "reciprocal": lambda v: F32(1) / F32(v),
+}
+# The bitvec rows, on bit patterns zero-extended to 32 bits (uint64 here);
+# results keep the low bits of dst's width. right_shift is logical (NKI lists
+# arithmetic right shift as not supported); shifts by 32 or more give 0.
+M32 = (1 << 32) - 1
+BITVEC = {
+    "bitwise_and": lambda a, b: a & b,
+    "bitwise_or": lambda a, b: a | b,
+    "bitwise_xor": lambda a, b: a ^ b,
+    "invert": lambda a, b: ~a & M32,
+    "left_shift": lambda a, b: np.where(b >= 32, 0, (a << np.minimum(b, 63)) & M32),
+    "right_shift": lambda a, b: np.where(b >= 32, 0, a >> np.minimum(b, 63)),
+}
+UNARY_BITVEC = {"invert"}
+
+
+def bits_of(raw):
+    """Raw integer elements -> their bit patterns zero-extended (uint64)."""
+    raw = np.asarray(raw)
+    return raw.view(np.dtype(f"u{raw.dtype.itemsize}")).astype(np.uint64)
+
+
+def write_bits(m, view, bits):
+    """Stores the low bits of each pattern in the view's integer dtype."""
+    size = ref_dtypes.itemsize(m.dtype(view))
+    low = (np.asarray(bits, dtype=np.uint64) & np.uint64((1 << (8 * size)) - 1)).astype(f"u{size}")
+    target = m.read_raw(view, check=False)
+    m.write_raw(view, low.view(target.dtype))
+
+
+def column_bits(m, operand, partitions, used=True):
+    """A scalar (its int32 bits) or a [P, 1] integer tile's bit patterns, as a [P, 1] uint64 column."""
+    if hasattr(operand, "dims"):
+        return bits_of(m.read_raw(operand, used)).reshape(partitions, 1)
+    return np.full((partitions, 1), int(operand) & M32, dtype=np.uint64)
+
+
+def bit_stage(op, v, operand, reverse):
+    if op == "bypass":
+        return v
+    if reverse and op not in UNARY_BITVEC:
+        return BITVEC[op](operand, v)
+    return BITVEC[op](v, operand)
 
 COMPARE = {
     "equal": np.equal, "not_equal": np.not_equal, "less": np.less, "less_equal": np.less_equal,
@@ -105,10 +188,14 @@ def alu_stage(op, v, operand, reverse):
     if op == "bypass":
         return v
     with np.errstate(all="ignore"):
+        if op in UNARY:
+            return UNARY[op](v).astype(F32)
         return (ALU[op](operand, v) if reverse else ALU[op](v, operand)).astype(F32)
 
 
 # ---- reductions and the accumulators (S3) ----
+
+BIT_REDUCE_START = {"bitwise_and": M32, "bitwise_or": 0, "bitwise_xor": 0}
 
 IDENTITY = {"maximum": -np.inf, "minimum": np.inf, "add": 0.0, "abs_max": 0.0, "abs_min": np.inf}
 
@@ -123,6 +210,15 @@ COMBINE = {
 
 def reduce_free(op, values):
     """Reduce each partition's elements left to right in float32 (S3) -> [P]."""
+    if op in ("subtract", "multiply", "logical_and", "logical_or", "logical_xor"):
+        # subtract: numpy.subtract.reduce (data[0] - data[1] - ...); multiply
+        # from 1; the logical ones from NKI's identities (and: 1, or/xor: 0).
+        start = {"subtract": None, "multiply": 1.0, "logical_and": 1.0}.get(op, 0.0)
+        acc = values[:, 0].astype(F32) if start is None else np.full(values.shape[0], start, dtype=F32)
+        with np.errstate(all="ignore"):
+            for i in range(0 if start is not None else 1, values.shape[1]):
+                acc = ALU[op](acc, values[:, i]).astype(F32)
+        return acc
     if op == "add":
         acc = np.zeros(values.shape[0], dtype=F32)
         with np.errstate(all="ignore"):
@@ -290,7 +386,23 @@ def activate2(m, o):
     accumulate(m, "scalar", o["data"], o["reduce_cmd"], o.get("reduce_op", "add"), result, o.get("reduce_res"))
 
 
+def is_bitvec(*ops):
+    return any(op in BITVEC for op in ops if op is not None)
+
+
+def tensor_scalar_bits(m, o):
+    """Bitvec operators: the stages act on bit patterns (S7)."""
+    data = bits_of(m.read_raw(o["data"]))
+    p = data.shape[0]
+    val = bit_stage(o["op0"], data, column_bits(m, o["operand0"], p, o["op0"] not in ("bypass", "invert")), o["reverse0"])
+    if o["op1"] != "bypass":
+        val = bit_stage(o["op1"], val, column_bits(m, o["operand1"], p, o["op1"] != "invert"), o["reverse1"])
+    write_bits(m, o["dst"], val)
+
+
 def tensor_scalar(m, o):
+    if is_bitvec(o["op0"], o["op1"]):
+        return tensor_scalar_bits(m, o)
     data = m.read(o["data"])
     p = data.shape[0]
     val = alu_stage(o["op0"], data, m.column(o["operand0"], p, o["op0"] != "bypass"), o["reverse0"])
@@ -302,11 +414,19 @@ def tensor_scalar(m, o):
 
 
 def tensor_tensor(m, o):
+    if is_bitvec(o["op"]):
+        return write_bits(m, o["dst"], BITVEC[o["op"]](bits_of(m.read_raw(o["data1"])), bits_of(m.read_raw(o["data2"]))))
     with np.errstate(all="ignore"):
         m.write(o["dst"], ALU[o["op"]](m.read(o["data1"]), m.read(o["data2"])).astype(F32))
 
 
 def tensor_reduce(m, o):
+    if o["op"] in BIT_REDUCE_START:
+        bits = bits_of(m.read_raw(o["data"]))
+        acc = np.full(bits.shape[0], BIT_REDUCE_START[o["op"]], dtype=np.uint64)
+        for i in range(bits.shape[1]):
+            acc = BITVEC[o["op"]](acc, bits[:, i])
+        return write_bits(m, o["dst"], acc.reshape(-1, 1))
     r = reduce_free(o["op"], m.read(o["data"]))
     if o["negate"]:
         r = -r

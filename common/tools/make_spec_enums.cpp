@@ -1,0 +1,108 @@
+// Build-time tool: make_spec_enums SPEC.json OUT.hpp writes a C++ header with
+// one `enum class` per enum of the spec (values in spec order, so an operand's
+// enum index is the C++ value), the value names, and
+// spec_enums_match(Spec), which tells whether a spec loaded at run time
+// (--spec) has the same enums as the one the interpreter was built with.
+// A switch over these enums that misses a spec value is a -Werror build
+// failure, so the spec and the C++ semantics cannot drift apart silently.
+// A spec error fails the build with load_spec's message.
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "spec.hpp"
+
+namespace {
+
+// Enum value names that are C++ keywords get a trailing underscore.
+std::string identifier(const std::string& name) {
+  static const std::set<std::string> kKeywords = {
+      "and", "or", "xor", "not", "bitand", "bitor", "compl", "and_eq", "or_eq", "xor_eq", "not_eq", "int", "float",
+      "double", "bool", "char", "short", "long", "signed", "unsigned", "void", "auto", "default", "delete", "new",
+      "case", "switch", "if", "else", "for", "while", "do", "return", "true", "false", "const", "static", "this",
+      "operator", "template", "typename", "class", "struct", "union", "enum", "namespace", "using", "register"};
+  return kKeywords.count(name) ? name + "_" : name;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc != 3) {
+    std::cerr << "usage: make_spec_enums SPEC.json OUT.hpp\n";
+    return 2;
+  }
+  std::ifstream in(argv[1], std::ios::binary);
+  std::stringstream text;
+  text << in.rdbuf();
+  if (!in) {
+    std::cerr << argv[1] << ": error: cannot read\n";
+    return 1;
+  }
+  nisa::Spec spec;
+  try {
+    spec = nisa::load_spec(text.str());
+  } catch (const nisa::SpecError& e) {
+    std::cerr << argv[1] << ": " << e.what() << "\n";
+    return 1;
+  }
+  std::ostringstream out;
+  std::string classes;  // per value: class and unary, for spec_enums_match
+  out << "// Generated from isa-spec/isa.json by common/tools/make_spec_enums.cpp; do not edit.\n"
+      << "#pragma once\n#include <cstddef>\n#include <cstdint>\n#include <string>\n#include <string_view>\n\n#include \"spec.hpp\"\n\n"
+      << "namespace nisa::spec_enum {\n\n";
+  for (const nisa::EnumSpec& e : spec.enums) {
+    out << "enum class " << e.name << " : uint8_t {";
+    for (std::size_t i = 0; i < e.values.size(); ++i) out << (i % 8 == 0 ? "\n  " : " ") << identifier(e.values[i].name) << ",";
+    out << "\n};\n";
+    out << "inline constexpr std::size_t " << e.name << "_count = " << e.values.size() << ";\n";
+    out << "inline constexpr std::string_view " << e.name << "_names[] = {";
+    for (std::size_t i = 0; i < e.values.size(); ++i) out << (i % 8 == 0 ? "\n    " : " ") << '"' << e.values[i].name << "\",";
+    out << "\n};\n";
+    out << "inline std::string_view name(" << e.name << " v) { return " << e.name << "_names[static_cast<std::size_t>(v)]; }\n";
+    // NKI's operator classes (spec "class"/"unary"), for the enums of operators.
+    out << "inline constexpr bool is_bitvec(" << e.name << " v) {\n  constexpr bool k[] = {";
+    for (const auto& v : e.values) out << (v.op_class == nisa::OpClass::bitvec ? "true," : "false,");
+    out << "};\n  return k[static_cast<std::size_t>(v)];\n}\n";
+    out << "inline constexpr bool is_unary(" << e.name << " v) {\n  constexpr bool k[] = {";
+    for (const auto& v : e.values) out << (v.unary ? "true," : "false,");
+    out << "};\n  return k[static_cast<std::size_t>(v)];\n}\n\n";
+    for (const auto& v : e.values) classes += static_cast<char>('0' + static_cast<int>(v.op_class) + 3 * v.unary);
+    classes += '|';
+  }
+  // The run-time check for a spec given with --spec.
+  out << "// Whether `s` has the enums (names, values, order) this build was generated from.\n"
+      << "inline bool spec_enums_match(const Spec& s) {\n  std::string classes;\n"
+      << "  auto same = [&](std::string_view enum_name, const std::string_view* names, std::size_t n) {\n"
+      << "    const int e = s.find_enum(enum_name);\n"
+      << "    if (e < 0 || s.enums[static_cast<std::size_t>(e)].values.size() != n) return false;\n"
+      << "    for (std::size_t i = 0; i < n; ++i) {\n"
+      << "      const EnumValueSpec& v = s.enums[static_cast<std::size_t>(e)].values[i];\n"
+      << "      if (v.name != names[i]) return false;\n"
+      << "      classes += static_cast<char>('0' + static_cast<int>(v.op_class) + 3 * v.unary);\n"
+      << "    }\n"
+      << "    classes += '|';\n"
+      << "    return true;\n  };\n  return";
+  for (std::size_t k = 0; k < spec.enums.size(); ++k) {
+    const std::string& n = spec.enums[k].name;
+    out << (k ? " &&\n        " : " ") << "same(\"" << n << "\", " << n << "_names, " << n << "_count)";
+  }
+  out << " &&\n         classes == \"" << classes << "\";\n}\n\n}  // namespace nisa::spec_enum\n";
+
+  const std::string tmp = std::string(argv[2]) + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << out.str();
+    if (!f) {
+      std::cerr << tmp << ": error: cannot write\n";
+      return 1;
+    }
+  }
+  if (std::rename(tmp.c_str(), argv[2]) != 0) {
+    std::cerr << argv[2] << ": error: cannot write\n";
+    return 1;
+  }
+  return 0;
+}
