@@ -32,13 +32,17 @@ struct TensorView {
   bool operator==(const TensorView&) const = default;
 };
 
-enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean };
+enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list };
 
 struct Operand {
   OperandState state = OperandState::absent;
   TensorView view;      // tensor
   float scalar = 0;     // scalar: already rounded to float32 (LANGUAGE.md 2.3)
   int64_t integer = 0;  // integer value, enum value index, or bool (0/1)
+  // list: the integers of every entry, row-major (`pattern=[[1, 64], [2, 8]]`
+  // is {1, 64, 2, 8}; the spec's list_items gives the entry size). Empty, and
+  // so without an allocation, for every other kind.
+  std::vector<int32_t> list;
   bool operator==(const Operand&) const = default;
 };
 

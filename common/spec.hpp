@@ -26,7 +26,7 @@ inline constexpr int kEngineCount = 4;
 std::string_view memory_name(Memory m);
 std::string_view engine_name(Engine e);
 
-enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer };
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list };
 std::string_view operand_kind_name(OperandKind k);
 
 struct ArchSpec {
@@ -74,6 +74,15 @@ struct DefaultValue {
   bool operator==(const DefaultValue&) const = default;
 };
 
+// One position of a list operand's entries: `axis=[1, 2]` has entries of one
+// item ("axis"); `pattern=[[1, 64]]` entries of two ("step", "num").
+struct ListItemSpec {
+  std::string name;
+  int64_t min = 0, max = 0;  // range of every integer at this position
+
+  bool operator==(const ListItemSpec&) const = default;
+};
+
 struct OperandSpec {
   std::string name;
   OperandKind kind{};
@@ -86,6 +95,8 @@ struct OperandSpec {
   std::optional<float> only_scalar;           // scalar that may take just this value
   int64_t int_min = 0, int_max = 0;           // integer range
   int integer_if_dtype_of = -1;  // scalar is an exact int32 when this operand's dtype is an integer
+  std::vector<ListItemSpec> list_items;  // list: the items of one entry (1: a flat list)
+  int64_t list_min_count = 0, list_max_count = 0;  // list: number of entries
   std::string description;
   std::string dtypes_text;       // as written in the spec, for `nisa isa`
 
@@ -109,6 +120,9 @@ enum class CheckKind : uint8_t {
   allowed_pairs,         // (a, b) enum values among `pairs`
   requires_operand,      // if a is/is_not one of `values`, then b is present (and not `then_not`)
   index_below,           // |a + i| < limit for every free index i of b
+  exclusive,             // no operand of `group_a` given together with one of `group_b`
+  pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
+  reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
 };
 
 struct CheckSpec {
@@ -120,13 +134,18 @@ struct CheckSpec {
   bool values_negated = false;              // requires_operand: "is_not" instead of "is"
   int then_not = -1;                        // requires_operand: enum index b must not take
   int64_t limit = 0;                        // index_below
+  bool if_given = false;                    // requires_operand: "if a is given" (any value)
+  std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
+  std::vector<int> group_a, group_b;        // exclusive
+  int axes = -1;                            // reduced_by_axes: the list operand
 
   bool operator==(const CheckSpec&) const = default;
 };
 
 struct FieldSpec {
   int operand = -1;  // index into InstructionSpec::operands
-  int bits = 0;
+  int bits = 0;      // list: bits of each integer
+  int count_bits = 0;  // list: bits of the entry count before the integers
 
   bool operator==(const FieldSpec&) const = default;
 };
