@@ -85,6 +85,18 @@ std::string view_text(const Program& p, const TensorView& v) {
   return s + "]";
 }
 
+// `[1, 2]`, or `[[1, 64], [2, 8]]` for entries of several integers (LANGUAGE.md 2.4).
+std::string list_text(const std::vector<int32_t>& list, std::size_t entry_size) {
+  std::string s = "[";
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    if (k) s += ", ";
+    if (entry_size > 1 && k % entry_size == 0) s += '[';
+    s += std::to_string(list[k]);
+    if (entry_size > 1 && k % entry_size == entry_size - 1) s += ']';
+  }
+  return s + "]";
+}
+
 bool is_default(const OperandSpec& os, const Operand& op) {
   if (!os.default_value) return op.state == OperandState::absent;
   const DefaultValue& dv = *os.default_value;
@@ -106,6 +118,7 @@ std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& 
     case OperandState::enumerated:
       return spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(op.integer)].name;
     case OperandState::boolean: return op.integer ? "true" : "false";
+    case OperandState::list: return list_text(op.list, os.list_items.size());
     case OperandState::absent: break;
   }
   return "";

@@ -77,12 +77,26 @@ std::string default_text(const Spec& spec, const OperandSpec& os) {
   }
 }
 
+// "1 to 4 entries `[step, num]`: step in [a, b], num in [c, d]".
+std::string list_values_text(const OperandSpec& os) {
+  std::vector<std::string> names, ranges;
+  for (const ListItemSpec& li : os.list_items) {
+    names.push_back(li.name);
+    ranges.push_back(cat(li.name, " in [", std::to_string(li.min), ", ", std::to_string(li.max), "]"));
+  }
+  std::string count = os.list_min_count == os.list_max_count ? std::to_string(os.list_min_count)
+                                                              : cat(std::to_string(os.list_min_count), " to ", std::to_string(os.list_max_count));
+  std::string entry = os.list_items.size() == 1 ? "integers" : cat("entries ", code(cat("[", join(names, ", "), "]")));
+  return cat(count, " ", entry, ": ", join(ranges, ", "));
+}
+
 std::string values_text(const Spec& spec, const InstructionSpec& is, const OperandSpec& os) {
   switch (os.kind) {
     case OperandKind::enumeration:
       return cat(spec.enums[static_cast<std::size_t>(os.enum_id)].name, ": ", enum_values_text(spec, os));
     case OperandKind::integer: return cat("[", number_text(static_cast<double>(os.int_min)), ", ", number_text(static_cast<double>(os.int_max)), "]");
     case OperandKind::boolean: return "`true`, `false`";
+    case OperandKind::list: return list_values_text(os);
     default: break;
   }
   std::string s;
@@ -116,11 +130,29 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       for (auto [x, y] : c.pairs) pairs.push_back(cat("(", enum_value_name(spec, is, c.a, x), ", ", enum_value_name(spec, is, c.b, y), ")"));
       return cat("(", a, ", ", b, ") is one of ", join(pairs, ", "));
     }
+    case CheckKind::exclusive: {
+      std::vector<std::string> ga, gb;
+      for (int o : c.group_a) ga.push_back(operand_name(is, o));
+      for (int o : c.group_b) gb.push_back(operand_name(is, o));
+      return cat("none of ", join(ga, ", "), " is given together with any of ", join(gb, ", "));
+    }
+    case CheckKind::pattern_covers:
+      return a + "'s `num`s multiply to the elements per partition of " + b;
+    case CheckKind::reduced_by_axes:
+      return cat(a, " has the partitions of ", b, " and its elements per partition after reducing the free axes listed in ", operand_name(is, c.axes),
+                 " (the last free axes, ending at the final one; negative axes count from the end; axis 0 never), or all free axes when ",
+                 operand_name(is, c.axes), " is absent");
     case CheckKind::requires_operand: {
+      if (c.if_given) return cat("if ", a, " is given, then ", b, " is given");
       std::vector<std::string> vals;
       for (int v : c.values) vals.push_back(enum_value_name(spec, is, c.a, v));
       std::string s = cat("if ", a, c.values_negated ? " is not " : " is ", join(vals, " or "), ", then ", b, " is given");
       if (c.then_not >= 0) s += cat(" and is not ", enum_value_name(spec, is, c.b, c.then_not));
+      if (!c.then_is.empty()) {
+        std::vector<std::string> then_vals;
+        for (int v : c.then_is) then_vals.push_back(enum_value_name(spec, is, c.b, v));
+        s += cat(" and is ", join(then_vals, " or "));
+      }
       return s;
     }
     case CheckKind::index_below:
@@ -159,12 +191,19 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
       case OperandKind::enumeration: how += "value index"; break;
       case OperandKind::boolean: how += "bit"; break;
       case OperandKind::integer: how += "two's complement"; break;
+      case OperandKind::list:
+        how += cat("entry count (", std::to_string(f.count_bits), " bits), then each integer of each entry in two's complement (",
+                   std::to_string(f.bits), " bits)");
+        break;
     }
-    out << "| " << code(os.name) << " | " << f.bits << (flags ? " + " + std::to_string(flags) : "") << " | " << how << " |\n";
-    fixed += f.bits + flags;
+    const int fixed_bits = os.kind == OperandKind::list ? f.count_bits : f.bits;
+    const std::string bits_text = os.kind == OperandKind::list ? cat(std::to_string(f.bits), " per integer, after a ", std::to_string(f.count_bits), "-bit count")
+                                                                : std::to_string(f.bits);
+    out << "| " << code(os.name) << " | " << bits_text << (flags ? " + " + std::to_string(flags) : "") << " | " << how << " |\n";
+    fixed += fixed_bits + flags;
   }
   out << "\nFixed bits: " << fixed << " (opcode, fields and flag bits; tensor-or-scalar operands in tensor form, whose scalar "
-      << "form takes 32 bits instead of the index). Each tensor view adds 1 bit when it is the whole tensor; otherwise per dimension "
+      << "form takes 32 bits instead of the index; lists counted empty). Each tensor view adds 1 bit when it is the whole tensor; otherwise per dimension "
       << "1 bit (whole dimension) or 1 + " << spec.slice_encoding.start_bits << " + " << spec.slice_encoding.count_bits
       << " + 1 (+ " << spec.slice_encoding.step_bits << " with a step) bits, plus 1 bit (slices or access pattern); an access pattern "
       << "takes " << spec.pattern_encoding.offset_bits << " + " << spec.pattern_encoding.dims_bits << " bits and "

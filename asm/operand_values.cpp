@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "diagnostics.hpp"
+#include "list_parser.hpp"
 
 namespace nisa {
 
@@ -25,6 +26,7 @@ std::string describe_value(const AssemblyState& state, const Token& t) {
   }
   if (t.kind == TokenKind::integer || t.kind == TokenKind::real || t.is('-') || t.is('(')) return "a number";
   if (t.kind == TokenKind::end) return "nothing";
+  if (t.is('[')) return "a list";
   return "'" + std::string(t.text) + "'";
 }
 
@@ -60,6 +62,31 @@ DimSlice parse_slice(const AssemblyState& state, TokenCursor& cur, int64_t size)
   }
   if (stop <= start) throw SourceError{cur.peek().column, "empty slice " + std::to_string(start) + ":" + std::to_string(stop)};
   return DimSlice{start, (stop - start - 1) / step + 1, step};
+}
+
+// `[e, ...]` or `[[e, e], ...]` by the spec's entry size; a flat list may also
+// be written as one bare integer (`axis=1` is `axis=[1]`, as NKI takes an int
+// or a list). Counts and item ranges are the checker's; int32 storage is checked here.
+void resolve_list(const AssemblyState& state, const OperandSpec& os, TokenCursor& cur, Operand& o) {
+  const Token& first = cur.peek();
+  const int entry_size = static_cast<int>(os.list_items.size());
+  const std::string what = quoted(os.name);
+  std::vector<int64_t> values;
+  if (!first.is('[')) {
+    const bool names_no_number =
+        first.kind == TokenKind::identifier && (state.find_tensor(first.text) >= 0 || first.text == "true" || first.text == "false");
+    if (entry_size != 1 || names_no_number)
+      throw SourceError{first.column, what + " takes a list like " + (entry_size == 1 ? "[1, 2]" : "[[1, 64]]") + ", got " + describe_value(state, first)};
+    values.push_back(require_integer(parse_expression(cur, state.scope()), first.column, what));
+  } else {
+    parse_integer_list(cur, state.scope(), entry_size, values, what);
+  }
+  o.state = OperandState::list;
+  for (int64_t v : values) {
+    if (v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max())
+      throw SourceError{first.column, what + " element " + std::to_string(v) + " is out of the int32 range"};
+    o.list.push_back(static_cast<int32_t>(v));
+  }
 }
 
 }  // namespace
@@ -108,6 +135,7 @@ void reset_operand(Operand& out) {
   out.view.pattern.clear();
   out.scalar = 0;
   out.integer = 0;
+  out.list.clear();
 }
 
 int find_pattern_tensor(const AssemblyState& state, std::string_view name) {
@@ -252,6 +280,7 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
       o.state = OperandState::integer;
       o.integer = static_cast<int64_t>(d.number);
       break;
+    case OperandKind::list: break;  // never has a default
   }
 }
 
@@ -333,6 +362,9 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
         throw SourceError{first.column, key() + " takes an integer, got " + describe_value(state, first)};
       o.state = OperandState::integer;
       o.integer = require_integer(parse_expression(cur, state.scope()), first.column, key());
+      break;
+    case OperandKind::list:
+      resolve_list(state, os, cur, o);
       break;
   }
   if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after the value of " + key()};

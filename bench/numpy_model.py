@@ -158,6 +158,7 @@ class Simulator:
         return lambda: dst.fill(value)
 
     def iota(self, o):
+        o = {"base": 0, "partition_step": 0, "free_step": 1, **o}  # 1 when absent (isa.json: no spec defaults)
         dst = self.view(o["dst"])
         p, n = dst.shape[0], dst.size // dst.shape[0]
         rows, cols = np.arange(p).reshape(-1, 1), np.arange(n).reshape(1, -1)

@@ -164,6 +164,29 @@ void code_scalar(Io& io, const Program& p, const InstructionSpec& is, const Inst
   }
 }
 
+// A list operand: the entry count (count_bits), then every integer of every
+// entry, row-major, in two's complement (bits). Each integer stays inside its
+// item's range, so a decoded list always fits int32.
+template <class Io, class List>
+void code_list(Io& io, const OperandSpec& os, const FieldSpec& f, List& list) {
+  const auto size = static_cast<int64_t>(os.list_items.size());
+  int64_t count = static_cast<int64_t>(list.size()) / size;
+  if constexpr (!Io::reading)
+    if (count * size != static_cast<int64_t>(list.size())) io.fail("list of " + std::to_string(list.size()) + " integers is not whole entries");
+  io.unsigned_field(count, f.count_bits, "list count");
+  if (count < os.list_min_count || count > os.list_max_count)
+    io.fail("list of " + std::to_string(count) + " entries outside [" + std::to_string(os.list_min_count) + ", " + std::to_string(os.list_max_count) + "]");
+  if constexpr (Io::reading) list.assign(static_cast<std::size_t>(count * size), 0);
+  for (std::size_t k = 0; k < list.size(); ++k) {
+    int64_t value = list[k];
+    io.signed_field(value, f.bits, "list element");
+    const ListItemSpec& item = os.list_items[k % static_cast<std::size_t>(size)];
+    if (value < item.min || value > item.max)
+      io.fail(item.name + " " + std::to_string(value) + " outside [" + std::to_string(item.min) + ", " + std::to_string(item.max) + "]");
+    if constexpr (Io::reading) list[k] = static_cast<int32_t>(value);
+  }
+}
+
 template <class Io, class Ins>
 void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionSpec& is, Ins& ins, const FieldSpec& f) {
   const OperandSpec& os = is.operands[static_cast<std::size_t>(f.operand)];
@@ -221,7 +244,7 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       if constexpr (Io::reading) op.integer = b ? 1 : 0;
       break;
     }
-    case OperandKind::integer:
+    case OperandKind::integer: {
       expect(OperandState::integer);
       int64_t value = op.integer;
       io.signed_field(value, f.bits, "integer");
@@ -229,6 +252,11 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       if (value < os.int_min || value > os.int_max)
         io.fail("integer " + std::to_string(value) + " outside [" + std::to_string(os.int_min) + ", " +
                 std::to_string(os.int_max) + "]");
+      break;
+    }
+    case OperandKind::list:
+      expect(OperandState::list);
+      code_list(io, os, f, op.list);
       break;
   }
 }

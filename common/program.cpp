@@ -73,6 +73,16 @@ int64_t view_partition_start(const Program& p, const TensorView& v) {
   return per_partition == 0 ? 0 : v.offset / per_partition;
 }
 
+std::vector<int64_t> view_counts(const TensorView& v) {
+  std::vector<int64_t> counts;
+  if (v.is_pattern) {
+    for (const PatternDim& d : v.pattern) counts.push_back(d.num);
+  } else {
+    for (const DimSlice& d : v.dims) counts.push_back(d.count);
+  }
+  return counts;
+}
+
 int64_t view_elements_per_partition(const TensorView& v) {
   int64_t n = 1;
   if (v.is_pattern) {

@@ -55,13 +55,17 @@ struct AffineView {
   std::vector<PatternDim> dims;
 };
 
-enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean };
+enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list };
 
 struct Operand {
   OperandState state = OperandState::absent;
   TensorView view;      // tensor
   float scalar = 0;     // scalar: already rounded to float32 (LANGUAGE.md 2.3)
   int64_t integer = 0;  // integer value, enum value index, or bool (0/1)
+  // list: the integers of every entry, row-major (`pattern=[[1, 64], [2, 8]]`
+  // is {1, 64, 2, 8}; the spec's list_items gives the entry size). Empty, and
+  // so without an allocation, for every other kind.
+  std::vector<int32_t> list;
   bool operator==(const Operand&) const = default;
 };
 
@@ -115,6 +119,8 @@ int64_t view_partitions(const TensorView& v);
 // Physical first partition (SBUF/PSUM) or first index of dimension 0 (HBM;
 // 0 for a pattern, whose first dimension may have any step).
 int64_t view_partition_start(const Program& p, const TensorView& v);
+// The view's shape: one count per slice dimension or pattern entry.
+std::vector<int64_t> view_counts(const TensorView& v);
 // Product of the free (non-first) dimension counts.
 int64_t view_elements_per_partition(const TensorView& v);
 

@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cmath>
 #include <cstdio>
+#include <algorithm>
 #include <limits>
 
 #include "program_check.hpp"
@@ -57,6 +58,7 @@ std::string state_name(OperandState s) {
     case OperandState::integer: return "an integer";
     case OperandState::enumerated: return "an enum value";
     case OperandState::boolean: return "a bool";
+    case OperandState::list: return "a list";
   }
   return "?";
 }
@@ -318,7 +320,74 @@ struct InstructionChecker {
         if (o.integer < os.int_min || o.integer > os.int_max)
           fail(i, quoted(key(i)) + " = " + std::to_string(o.integer) + " is out of range [" + std::to_string(os.int_min) + ", " + std::to_string(os.int_max) + "]");
         return;
+      case OperandKind::list:
+        if (o.state != OperandState::list) return fail(i, quoted(key(i)) + " must be a list, got " + got());
+        return check_list_operand(i);
     }
+  }
+
+  // Entry count and the range of every item (spec list_items).
+  void check_list_operand(int i) {
+    const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
+    const std::vector<int32_t>& list = operand(i).list;
+    const std::size_t size = os.list_items.size();
+    if (size == 0 || list.size() % size != 0)
+      return fail(i, quoted(key(i)) + " holds " + std::to_string(list.size()) + " integers, not whole entries of " + std::to_string(size));
+    const auto count = static_cast<int64_t>(list.size() / size);
+    if (count < os.list_min_count || count > os.list_max_count)
+      return fail(i, quoted(key(i)) + " has " + std::to_string(count) + " entries; " + is.name + " takes " + std::to_string(os.list_min_count) +
+                         (os.list_max_count == os.list_min_count ? "" : " to " + std::to_string(os.list_max_count)));
+    for (std::size_t k = 0; k < list.size(); ++k) {
+      const ListItemSpec& item = os.list_items[k % size];
+      if (list[k] < item.min || list[k] > item.max) {
+        const std::string where = size == 1 ? quoted(key(i)) + " element " + std::to_string(k) : quoted(key(i)) + " entry " + std::to_string(k / size) + ": " + item.name;
+        return fail(i, where + " " + std::to_string(list[k]) + " is out of range [" + std::to_string(item.min) + ", " + std::to_string(item.max) + "]");
+      }
+    }
+  }
+
+  bool is_given(int i) const { return operand(i).state != OperandState::absent; }
+
+  // reduced_by_axes: dst (a) holds data (b) reduced over the free axes listed
+  // in `axes` (NKI 0.6 tensor_reduce: the last free axes, ending at the final
+  // one; never axis 0), or over all free axes when `axes` is absent.
+  void check_reduced_by_axes(const CheckSpec& c) {
+    const TensorView& dst = operand(c.a).view;
+    const TensorView& data = operand(c.b).view;
+    if (!is_given(c.axes)) {  // all free axes: the earlier form, worded as column_of
+      if (view_elements_per_partition(dst) != 1 || view_partitions(dst) != view_partitions(data))
+        fail(c.a, quoted(key(c.a)) + " must be a [" + std::to_string(view_partitions(data)) + ", 1] column (the partitions of " + quoted(key(c.b)) +
+                      "), got " + shape_text(dst));
+      return;
+    }
+    if (view_partitions(dst) != view_partitions(data))
+      return fail(c.a, quoted(key(c.a)) + " has " + std::to_string(view_partitions(dst)) + " partitions, " + quoted(key(c.b)) + " " +
+                           std::to_string(view_partitions(data)) + "; they must be the same");
+    const std::vector<int64_t> counts = view_counts(data);  // slices or pattern: one count per axis
+    const auto rank = static_cast<int64_t>(counts.size());
+    int64_t kept = 1;  // elements per partition left after the reduction
+    const std::vector<int32_t>& axes = operand(c.axes).list;
+    std::vector<bool> seen(static_cast<std::size_t>(rank), false);
+    int64_t lowest = rank;
+    std::string reduced = "axis [";
+    for (std::size_t k = 0; k < axes.size(); ++k) {
+      const int64_t a = axes[k] < 0 ? axes[k] + rank : axes[k];  // NumPy's negative axes
+      reduced += (k ? ", " : "") + std::to_string(axes[k]);
+      if (a < 0 || a >= rank)
+        return fail(c.axes, quoted(key(c.axes)) + " names axis " + std::to_string(axes[k]) + " but " + quoted(key(c.b)) + " has " + std::to_string(rank) + " axes");
+      if (a == 0) return fail(c.axes, quoted(key(c.axes)) + " names axis 0, the partition axis, which " + is.name + " cannot reduce");
+      if (seen[static_cast<std::size_t>(a)]) return fail(c.axes, quoted(key(c.axes)) + " names axis " + std::to_string(a) + " twice");
+      seen[static_cast<std::size_t>(a)] = true;
+      lowest = std::min(lowest, a);
+    }
+    reduced += "]";
+    if (lowest + static_cast<int64_t>(axes.size()) != rank)
+      return fail(c.axes, quoted(key(c.axes)) + " must name the last free axes of " + quoted(key(c.b)) + ", ending at axis " + std::to_string(rank - 1) +
+                              " (e.g. [" + std::to_string(rank - 1) + "]), got " + reduced.substr(5));
+    for (int64_t d = 1; d < lowest; ++d) kept *= counts[static_cast<std::size_t>(d)];
+    if (view_elements_per_partition(dst) != kept)
+      fail(c.a, quoted(key(c.a)) + " must hold " + std::to_string(kept) + " element" + (kept == 1 ? "" : "s") + " per partition (" + quoted(key(c.b)) +
+                    " reduced over " + reduced + "), got " + shape_text(dst));
   }
 
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
@@ -371,9 +440,41 @@ struct InstructionChecker {
                     " is not allowed; allowed " + key(a) + "/" + key(b) + ": " + allowed);
         return;
       }
+      case CheckKind::exclusive: {
+        for (int x : c.group_a)
+          for (int y : c.group_b)
+            if (is_given(x) && is_given(y)) {
+              auto names = [&](const std::vector<int>& g) {  // for messages only
+                std::string out;
+                for (int k : g) out += (out.empty() ? "" : ", ") + key(k);
+                return out;
+              };
+              return fail(y, quoted(key(y)) + " cannot be mixed with " + quoted(key(x)) + ": " + is.name + " takes either " + names(c.group_a) + " or " +
+                                 names(c.group_b));
+            }
+        return;
+      }
+      case CheckKind::pattern_covers: {
+        if (operand(a).state != OperandState::list || !tb) return;
+        int64_t product = 1;
+        const std::vector<int32_t>& list = operand(a).list;
+        constexpr int64_t kCap = int64_t{1} << 40;  // beyond any tile; keeps the product from overflowing
+        for (std::size_t k = 1; k < list.size(); k += 2) product = product > kCap / list[k] ? kCap + 1 : product * list[k];
+        if (product != view_elements_per_partition(operand(b).view))
+          fail(a, quoted(key(a)) + " generates " + std::to_string(product) + " elements per partition (the product of its nums) but " + quoted(key(b)) +
+                      " has " + std::to_string(view_elements_per_partition(operand(b).view)));
+        return;
+      }
+      case CheckKind::reduced_by_axes:
+        if (ta && tb) check_reduced_by_axes(c);
+        return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);
         if (oa.state == OperandState::absent) return;
+        if (c.if_given) {
+          if (!is_given(b)) fail(a, quoted(key(a)) + " requires " + quoted(key(b)));
+          return;
+        }
         bool listed = false;
         for (int v : c.values) listed = listed || oa.integer == v;
         if (listed == c.values_negated) return;
@@ -383,6 +484,12 @@ struct InstructionChecker {
           fail(a, trigger + " requires " + quoted(key(b)));
         else if (c.then_not >= 0 && operand(b).state == OperandState::enumerated && operand(b).integer == c.then_not)
           fail(a, trigger + " requires " + quoted(key(b)) + " other than " + enum_value_name(spec, is.operands[static_cast<std::size_t>(b)], c.then_not));
+        else if (!c.then_is.empty() && operand(b).state == OperandState::enumerated &&
+                 std::find(c.then_is.begin(), c.then_is.end(), operand(b).integer) == c.then_is.end()) {
+          std::string allowed;
+          for (int v : c.then_is) allowed += (allowed.empty() ? "" : " or ") + enum_value_name(spec, is.operands[static_cast<std::size_t>(b)], v);
+          fail(a, trigger + " requires " + key(b) + "=" + allowed);
+        }
         return;
       }
       case CheckKind::op_class: return;  // check_op_class

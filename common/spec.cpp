@@ -3,6 +3,7 @@
 // path that holds it (STYLE.md).
 #include "spec.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <limits>
@@ -79,9 +80,9 @@ Engine parse_engine(const Node& n) {
 OperandKind parse_kind(const Node& n) {
   std::string s = n.str();
   for (auto k : {OperandKind::tensor, OperandKind::scalar, OperandKind::tensor_or_scalar,
-                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer})
+                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list})
     if (operand_kind_name(k) == s) return k;
-  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int)");
+  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list)");
 }
 
 std::vector<Memory> parse_memories(const Node& n) {
@@ -229,6 +230,23 @@ uint32_t parse_dtype_mask(const Node& n, const Spec& spec, std::string& text) {
   return mask;
 }
 
+// "items": [{"name", "min", "max"}, ...] (one per integer of an entry),
+// "min_count", "max_count": LANGUAGE.md 2.4's bracketed list parameters.
+void parse_list_operand(const Node& o, OperandSpec& op) {
+  Node items = o.at("items");
+  if (items.size() < 1 || items.size() > 8) items.fail("a list entry has 1 to 8 items");
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    Node it = items.at(i);
+    ListItemSpec li;
+    li.name = it.at("name").str();
+    li.min = it.at("min").integer(INT32_MIN, INT32_MAX);
+    li.max = it.at("max").integer(li.min, INT32_MAX);
+    op.list_items.push_back(std::move(li));
+  }
+  op.list_min_count = o.at("min_count").integer(0, 255);
+  op.list_max_count = o.at("max_count").integer(std::max<int64_t>(op.list_min_count, 1), 255);
+}
+
 OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec& ins) {
   OperandSpec op;
   op.name = o.at("name").str();
@@ -261,6 +279,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     op.int_min = o.at("min").integer(INT64_MIN / 2, INT64_MAX / 2);
     op.int_max = o.at("max").integer(op.int_min, INT64_MAX / 2);
   }
+  if (op.kind == OperandKind::list) parse_list_operand(o, op);
   if (op.kind == OperandKind::scalar && o.has("values")) {
     Node vals = o.at("values");
     if (vals.size() != 1) vals.fail("a scalar may be restricted to one value only");
@@ -288,6 +307,8 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     switch (op.kind) {
       case OperandKind::tensor:
         d.fail("a tensor operand has no default");
+      case OperandKind::list:
+        d.fail("a list operand has no default (leave it optional)");
       case OperandKind::scalar:
       case OperandKind::tensor_or_scalar:
         dv.number = parse_scalar(d);
@@ -330,6 +351,9 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"requires", CheckKind::requires_operand},
       {"index_below", CheckKind::index_below},
       {"op_class", CheckKind::op_class},
+      {"exclusive", CheckKind::exclusive},
+      {"pattern_covers", CheckKind::pattern_covers},
+      {"reduced_by_axes", CheckKind::reduced_by_axes},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -344,6 +368,26 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return spec.enums[ins.operands[operand].enum_id];
   };
 
+  if (cs.kind == CheckKind::exclusive) {
+    for (const auto& [key, group] : {std::pair{"operands", &cs.group_a}, std::pair{"with", &cs.group_b}}) {
+      Node g = c.at(key);
+      for (std::size_t i = 0; i < g.size(); ++i) {
+        const int op = operand_ref(g.at(i), ins);
+        if (ins.operands[static_cast<std::size_t>(op)].required) g.at(i).fail("a required operand is always given");
+        group->push_back(op);
+      }
+      if (group->empty()) g.fail("an empty group");
+    }
+    return cs;
+  }
+  if (cs.kind == CheckKind::requires_operand && c.has("if_given")) {
+    // "if A is given (any value), then B is given".
+    cs.a = operand_ref(c.at("if_given"), ins);
+    cs.b = operand_ref(c.at("then"), ins);
+    cs.if_given = true;
+    if (!ins.operands[static_cast<std::size_t>(cs.a)].optional_without_default()) c.at("if_given").fail("operand is never absent");
+    return cs;
+  }
   if (cs.kind == CheckKind::requires_operand) {
     cs.a = operand_ref(c.at("if"), ins);
     cs.b = operand_ref(c.at("then"), ins);
@@ -358,6 +402,14 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
         int e = enum_of(cs.a, c.at("if")).find(v.str());
         if (e < 0) v.fail("not a value of the operand's enum");
         cs.values.push_back(e);
+      }
+    }
+    if (c.has("then_is")) {
+      Node then_is = c.at("then_is");
+      for (std::size_t i = 0; i < then_is.size(); ++i) {
+        const int e = enum_of(cs.b, c.at("then")).find(then_is.at(i).str());
+        if (e < 0) then_is.at(i).fail("not a value of the operand's enum");
+        cs.then_is.push_back(e);
       }
     }
     if (c.has("then_not")) {
@@ -412,9 +464,20 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       cs.pairs.emplace_back(x, y);
     }
   }
+  if (cs.kind == CheckKind::pattern_covers) {
+    const OperandSpec& p = ins.operands[static_cast<std::size_t>(cs.a)];
+    if (p.kind != OperandKind::list || p.list_items.size() != 2 || p.list_items[1].name != "num" || p.list_items[1].min < 1)
+      ops.at(0).fail("pattern_covers needs a list of [step, num] entries (num >= 1) first");
+  }
+  if (cs.kind == CheckKind::reduced_by_axes) {
+    Node axes = c.at("axes");
+    cs.axes = operand_ref(axes, ins);
+    const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
+    if (ax.kind != OperandKind::list || ax.list_items.size() != 1 || ax.required) axes.fail("not an optional list of single integers");
+  }
   bool needs_tensors = cs.kind != CheckKind::allowed_pairs && cs.kind != CheckKind::index_below;
   if (needs_tensors) {
-    for (int i : {cs.a, cs.b}) {
+    for (int i : cs.kind == CheckKind::pattern_covers ? std::vector<int>{cs.b} : std::vector<int>{cs.a, cs.b}) {
       auto kind = ins.operands[i].kind;
       if (kind != OperandKind::tensor && kind != OperandKind::tensor_or_scalar)
         ops.fail("operand " + ins.operands[i].name + " of check " + name + " is not a tensor");
@@ -429,6 +492,14 @@ int bits_needed(uint64_t values) {  // bits to hold indices 0..values-1
   return b;
 }
 
+// A two's complement field of `bits` must hold [lo, hi].
+void require_twos_complement_range(const Node& where, int bits, int64_t lo, int64_t hi, const std::string& what) {
+  const int64_t min = bits >= 63 ? INT64_MIN : -(int64_t{1} << (bits - 1));
+  const int64_t max = bits >= 63 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1;
+  if (lo < min || hi > max)
+    where.fail(std::to_string(bits) + " bits cannot hold the range [" + std::to_string(lo) + ", " + std::to_string(hi) + "] of " + what);
+}
+
 void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) {
   std::vector<bool> seen(ins.operands.size(), false);
   for (std::size_t i = 0; i < fields.size(); ++i) {
@@ -440,6 +511,14 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
     Node bits = f.at("bits");
     fs.bits = static_cast<int>(bits.integer(1, 64));
     const OperandSpec& op = ins.operands[fs.operand];
+    if (op.kind == OperandKind::list) {
+      Node cb = f.at("count_bits");
+      fs.count_bits = static_cast<int>(cb.integer(1, 8));
+      if (op.list_max_count >= (int64_t{1} << fs.count_bits))
+        cb.fail(std::to_string(fs.count_bits) + " bits cannot hold the count " + std::to_string(op.list_max_count) + " of " + op.name);
+    } else if (f.has("count_bits")) {
+      f.at("count_bits").fail("only a list field has a count");
+    }
     switch (op.kind) {
       case OperandKind::tensor:
       case OperandKind::tensor_or_scalar:
@@ -458,15 +537,12 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
                     " values of enum " + spec.enums[op.enum_id].name);
         break;
       }
-      case OperandKind::integer: {
-        // Two's complement range of the field must hold [min, max].
-        int64_t lo = fs.bits >= 63 ? INT64_MIN : -(int64_t{1} << (fs.bits - 1));
-        int64_t hi = fs.bits >= 63 ? INT64_MAX : (int64_t{1} << (fs.bits - 1)) - 1;
-        if (op.int_min < lo || op.int_max > hi)
-          bits.fail(std::to_string(fs.bits) + " bits cannot hold the range [" + std::to_string(op.int_min) + ", " +
-                    std::to_string(op.int_max) + "] of " + op.name);
+      case OperandKind::integer:
+        require_twos_complement_range(bits, fs.bits, op.int_min, op.int_max, op.name);
         break;
-      }
+      case OperandKind::list:
+        for (const ListItemSpec& li : op.list_items) require_twos_complement_range(bits, fs.bits, li.min, li.max, op.name + " " + li.name);
+        break;
     }
     ins.encoding.push_back(fs);
   }

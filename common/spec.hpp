@@ -26,7 +26,7 @@ inline constexpr int kEngineCount = 4;
 std::string_view memory_name(Memory m);
 std::string_view engine_name(Engine e);
 
-enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer };
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list };
 std::string_view operand_kind_name(OperandKind k);
 
 struct ArchSpec {
@@ -81,6 +81,15 @@ struct DefaultValue {
   bool operator==(const DefaultValue&) const = default;
 };
 
+// One position of a list operand's entries: `axis=[1, 2]` has entries of one
+// item ("axis"); `pattern=[[1, 64]]` entries of two ("step", "num").
+struct ListItemSpec {
+  std::string name;
+  int64_t min = 0, max = 0;  // range of every integer at this position
+
+  bool operator==(const ListItemSpec&) const = default;
+};
+
 struct OperandSpec {
   std::string name;
   OperandKind kind{};
@@ -95,6 +104,8 @@ struct OperandSpec {
   int integer_if_dtype_of = -1;  // scalar is an exact int32 when this operand's dtype is an integer
   int integer_if_bitvec = -1;    // ... or when this enum operand is a bitvec operator
   uint64_t bitvec_mask = 0;      // integer_if_bitvec: that enum's bitvec value indices
+  std::vector<ListItemSpec> list_items;  // list: the items of one entry (1: a flat list)
+  int64_t list_min_count = 0, list_max_count = 0;  // list: number of entries
   std::string description;
   std::string dtypes_text;       // as written in the spec, for `nisa isa`
 
@@ -120,6 +131,9 @@ enum class CheckKind : uint8_t {
   index_below,           // |a + i| < limit for every free index i of b
   op_class,              // `ops` (enum operands) share one OpClass; bitvec: `integer_if_bitvec` tensors are
                          // integer and `false_if_bitvec` bools false; arithmetic: `float_if_arithmetic` are float
+  exclusive,             // no operand of `group_a` given together with one of `group_b`
+  pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
+  reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
 };
 
 struct CheckSpec {
@@ -132,13 +146,18 @@ struct CheckSpec {
   int then_not = -1;                        // requires_operand: enum index b must not take
   int64_t limit = 0;                        // index_below
   std::vector<int> ops, integer_if_bitvec, float_if_arithmetic, false_if_bitvec;  // op_class
+  bool if_given = false;                    // requires_operand: "if a is given" (any value)
+  std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
+  std::vector<int> group_a, group_b;        // exclusive
+  int axes = -1;                            // reduced_by_axes: the list operand
 
   bool operator==(const CheckSpec&) const = default;
 };
 
 struct FieldSpec {
   int operand = -1;  // index into InstructionSpec::operands
-  int bits = 0;
+  int bits = 0;      // list: bits of each integer
+  int count_bits = 0;  // list: bits of the entry count before the integers
 
   bool operator==(const FieldSpec&) const = default;
 };

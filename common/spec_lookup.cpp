@@ -34,6 +34,7 @@ std::string_view operand_kind_name(OperandKind k) {
     case OperandKind::enumeration: return "enum";
     case OperandKind::boolean: return "bool";
     case OperandKind::integer: return "int";
+    case OperandKind::list: return "list";
   }
   return "?";
 }

@@ -26,15 +26,18 @@ template <class V> void fields(V& v, EngineSpec& e) { v(e.engine), v(e.memories)
 template <class V> void fields(V& v, EnumValueSpec& e) { v(e.name), v(e.aliases), v(e.op_class), v(e.unary); }
 template <class V> void fields(V& v, EnumSpec& e) { v(e.name), v(e.values); }
 template <class V> void fields(V& v, DefaultValue& d) { v(d.number), v(d.enum_index), v(d.boolean); }
+template <class V> void fields(V& v, ListItemSpec& l) { v(l.name), v(l.min), v(l.max); }
 template <class V> void fields(V& v, OperandSpec& o) {
   v(o.name), v(o.kind), v(o.required), v(o.default_value), v(o.memories), v(o.dtype_mask), v(o.enum_id), v(o.enum_allowed_mask),
-      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.description), v(o.dtypes_text);
+      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.list_items),
+      v(o.list_min_count), v(o.list_max_count), v(o.description), v(o.dtypes_text);
 }
 template <class V> void fields(V& v, CheckSpec& c) {
   v(c.kind), v(c.a), v(c.b), v(c.memory), v(c.pairs), v(c.values), v(c.values_negated), v(c.then_not), v(c.limit);
   v(c.ops), v(c.integer_if_bitvec), v(c.float_if_arithmetic), v(c.false_if_bitvec);
+  v(c.if_given), v(c.then_is), v(c.group_a), v(c.group_b), v(c.axes);
 }
-template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits); }
+template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits), v(f.count_bits); }
 template <class V> void fields(V& v, CostCase& c) { v(c.operands), v(c.memory), v(c.cycles), v(c.formula); }
 template <class V> void fields(V& v, CostSpec& c) {
   v(c.cycles), v(c.estimate), v(c.cases), v(c.extra_if_present), v(c.formula), v(c.extra_formulas), v(c.size_of), v(c.written),

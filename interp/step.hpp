@@ -73,6 +73,13 @@ struct Step {
   int64_t int0 = 0, int1 = 0, int2 = 0;  // index_offset/padding_val; range_start; iota (integer)
   double num0 = 0, num1 = 0, num2 = 0;     // iota base/partition_step/free_step
   uint32_t bits = 0;                       // memset/copy_predicated scalar as dst bits
+  // iota's NKI 0.6 form (pattern given; int0 offset, int1 channel_multiplier):
+  // the [step, num] entries, last innermost, padded in front with [0, 1].
+  int32_t pattern_step[4] = {0, 0, 0, 0};
+  int64_t pattern_num[4] = {1, 1, 1, 1};
+  // tensor_reduce with axis: elements reduced into each result (int0), and one
+  // partition's float32 data followed by its results (TileTable memory).
+  float* scratch = nullptr;
 
   // For --strict: which partitions of the tiles are touched (nonzero_with_count:
   // every 16th physical one), whether the result went to final_dst

@@ -1,8 +1,11 @@
-// tensor_reduce dst, data, op, negate (Vector; LANGUAGE.md 2.4, NKI 0.6
-// docstring): dst[p, 0] = the reduction of all free elements of data[p].
-// Arithmetic operators fold in float32, left to right (S3's folds; subtract
-// as NumPy's subtract.reduce: data[0] - data[1] - ...), negated when
-// `negate`; bitvec ones fold bit patterns (bit_alu.hpp).
+// tensor_reduce dst, data, op, negate, axis, keepdims (Vector; LANGUAGE.md
+// 2.4, NKI 0.6 docstring): the free axes listed in `axis` (the last ones,
+// ending at the final axis, as the checker guarantees), or all free axes,
+// reduced. Arithmetic operators fold in float32, left to right (S3's folds;
+// subtract as NumPy's subtract.reduce: data[0] - data[1] - ...), negated when
+// `negate`; bitvec ones fold bit patterns (bit_alu.hpp). Reducing the last
+// axes of a row-major tile folds consecutive runs of `group` flat elements,
+// one result per run, in dst's row-major order; keepdims only names dst's shape.
 #include "../bit_alu.hpp"
 #include "../lane_loop.hpp"
 #include "instructions.hpp"
@@ -33,6 +36,49 @@ struct BitBody {
   }
 };
 
+// Several results per partition: the partition's data is read whole into
+// scratch first, so dst may overlap it (S1.6), then each run of s.int0
+// elements folds into one result.
+void run_groups(const Step& s, Machine&) {
+  const TileAccess& data = *s.in[0];
+  const TileAccess& dst = *s.final_dst;
+  const int64_t group = s.int0, results = s.elements / group;
+  float* values = s.scratch;
+  float* out = s.scratch + s.elements;
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    for (int64_t row = 0; row < s.rows(); ++row)
+      data.load(data.partition(p) + data.row_offsets[static_cast<std::size_t>(row)], data.element_stride, s.row_length, values + row * s.row_length);
+    for (int64_t k = 0; k < results; ++k) {
+      const float r = fold(s.reduce_op, fold_start(s.reduce_op), values + k * group, group);
+      out[k] = s.flag0 ? -r : r;
+    }
+    for (int64_t row = 0; row * dst.row_length < results; ++row)
+      dst.store(dst.partition(p) + dst.row_offsets[static_cast<std::size_t>(row)], dst.element_stride, dst.row_length, out + row * dst.row_length);
+  }
+}
+
+// run_groups on bit patterns (bitvec reductions).
+void run_bit_groups(const Step& s, Machine&) {
+  const TileAccess& data = *s.in[0];
+  const TileAccess& dst = *s.final_dst;
+  const LoadBits load = load_bits_for(data.dtype);
+  const StoreBits store = store_bits_for(dst.dtype);
+  const int64_t group = s.int0, results = s.elements / group;
+  auto* values = reinterpret_cast<uint32_t*>(s.scratch);
+  uint32_t* out = values + s.elements;
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    for (int64_t row = 0; row < s.rows(); ++row)
+      load(data.partition(p) + data.row_offsets[static_cast<std::size_t>(row)], data.element_stride, s.row_length, values + row * s.row_length);
+    for (int64_t k = 0; k < results; ++k) {
+      uint32_t r = bit_reduce_identity(s.reduce_op);
+      for (int64_t i = 0; i < group; ++i) r = bit_combine(s.reduce_op, r, values[k * group + i]);
+      out[k] = r;
+    }
+    for (int64_t row = 0; row * dst.row_length < results; ++row)
+      store(dst.partition(p) + dst.row_offsets[static_cast<std::size_t>(row)], dst.element_stride, dst.row_length, out + row * dst.row_length);
+  }
+}
+
 }  // namespace
 
 void decode_tensor_reduce(const DecodeContext& c, Step& s) {
@@ -45,7 +91,14 @@ void decode_tensor_reduce(const DecodeContext& c, Step& s) {
   set_reduce_op(c, s, "op", ReduceOp::add);
   s.flag0 = c.boolean("negate");
   s.result_in_final_dst = true;
-  s.run = spec_enum::is_bitvec(s.reduce_op) ? run_bit_lanes<BitBody, false> : run_lanes<Body, false>;
+  const bool bitvec = spec_enum::is_bitvec(s.reduce_op);
+  s.run = bitvec ? run_bit_lanes<BitBody, false> : run_lanes<Body, false>;
+  if (s.final_dst->elements > 1) {  // axis= keeps some free axes (checked: elements divide)
+    s.int0 = s.elements / s.final_dst->elements;
+    const auto words = static_cast<std::size_t>(s.elements + s.final_dst->elements);  // float32 or bit patterns
+    s.scratch = reinterpret_cast<float*>(c.tiles.buffer(words * sizeof(float)));
+    s.run = bitvec ? run_bit_groups : run_groups;
+  }
 }
 
 }  // namespace nisa

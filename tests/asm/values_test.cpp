@@ -60,12 +60,12 @@ TEST_CASE("integer_if_dtype_of: scalars for integer tiles are exact int32, else 
   auto p = asm_test::assemble_ok(".sbuf a i32 [128, 4]\n.sbuf b f32 [128, 4]\n.sbuf pr u8 [128, 4]\n"
                                  "iota dst=a, base=16777217\niota dst=b, base=16777217\n"
                                  "tensor_copy_predicated dst=a, src=-5, predicate=pr\n");
-  CHECK(p.instructions[0].operands[1].state == OperandState::integer);
-  CHECK(p.instructions[0].operands[1].integer == 16777217);  // exact, not rounded to float32
-  CHECK(p.instructions[0].operands[3].state == OperandState::integer);  // free_step default 1, as an integer
-  CHECK(p.instructions[0].operands[3].integer == 1);
-  CHECK(p.instructions[1].operands[1].state == OperandState::scalar);
-  CHECK(p.instructions[1].operands[1].scalar == 16777216.0f);
+  // iota: dst, pattern, offset, channel_multiplier, base (4), partition_step, free_step (6)
+  CHECK(p.instructions[0].operands[4].state == OperandState::integer);
+  CHECK(p.instructions[0].operands[4].integer == 16777217);  // exact, not rounded to float32
+  CHECK(p.instructions[0].operands[6].state == OperandState::absent);  // free_step: 1 when absent, applied by the interpreter
+  CHECK(p.instructions[1].operands[4].state == OperandState::scalar);
+  CHECK(p.instructions[1].operands[4].scalar == 16777216.0f);
   CHECK(p.instructions[2].operands[1].state == OperandState::integer);
   CHECK(p.instructions[2].operands[1].integer == -5);
 }

@@ -116,6 +116,61 @@ TEST_CASE("broken specs are refused with the JSON path") {
     instruction(j, "range_select")["constraints"][0]["operands"][1] = "on_true";
     CHECK(error_of(j) == "isa-spec: /instructions/6/constraints/0/operands/1: instruction range_select has no operand \"on_true\"");
   }
+  SUBCASE("list count wider than its count field") {
+    json j = shipped();
+    instruction(j, "iota")["encoding"][1]["count_bits"] = 2;
+    CHECK(error_of(j) == "isa-spec: /instructions/2/encoding/1/count_bits: 2 bits cannot hold the count 4 of pattern");
+  }
+  SUBCASE("list item range wider than its field") {
+    json j = shipped();
+    instruction(j, "iota")["encoding"][1]["bits"] = 24;
+    CHECK(error_of(j) == "isa-spec: /instructions/2/encoding/1/bits: 24 bits cannot hold the range [-2147483648, 2147483647] of pattern step");
+  }
+  SUBCASE("list field without a count") {
+    json j = shipped();
+    instruction(j, "iota")["encoding"][1].erase("count_bits");
+    CHECK(error_of(j) == "isa-spec: /instructions/2/encoding/1: missing key \"count_bits\"");
+  }
+  SUBCASE("count on a field that is not a list") {
+    json j = shipped();
+    instruction(j, "iota")["encoding"][2]["count_bits"] = 3;
+    CHECK(error_of(j) == "isa-spec: /instructions/2/encoding/2/count_bits: only a list field has a count");
+  }
+  SUBCASE("list with a default") {
+    json j = shipped();
+    instruction(j, "iota")["operands"][1]["default"] = json::array();
+    CHECK(error_of(j) == "isa-spec: /instructions/2/operands/1/default: a list operand has no default (leave it optional)");
+  }
+  SUBCASE("list without items") {
+    json j = shipped();
+    instruction(j, "iota")["operands"][1].erase("items");
+    CHECK(error_of(j) == "isa-spec: /instructions/2/operands/1: missing key \"items\"");
+  }
+  SUBCASE("list item range reversed") {
+    json j = shipped();
+    instruction(j, "iota")["operands"][1]["items"][1]["max"] = 0;
+    CHECK(error_of(j) == "isa-spec: /instructions/2/operands/1/items/1/max: value 0 outside [1, 2147483647]");
+  }
+  SUBCASE("pattern_covers on a list that is not of [step, num]") {
+    json j = shipped();
+    instruction(j, "iota")["operands"][1]["items"][1]["name"] = "count";
+    CHECK(error_of(j) == "isa-spec: /instructions/2/constraints/3/operands/0: pattern_covers needs a list of [step, num] entries (num >= 1) first");
+  }
+  SUBCASE("exclusive group naming a required operand") {
+    json j = shipped();
+    instruction(j, "iota")["constraints"][0]["with"][0] = "dst";
+    CHECK(error_of(j) == "isa-spec: /instructions/2/constraints/0/with/0: a required operand is always given");
+  }
+  SUBCASE("reduced_by_axes with axes that are not a list") {
+    json j = shipped();
+    instruction(j, "tensor_reduce")["constraints"][0]["axes"] = "negate";
+    CHECK(error_of(j) == "isa-spec: /instructions/11/constraints/0/axes: not an optional list of single integers");
+  }
+  SUBCASE("requires if_given on an operand with a default") {
+    json j = shipped();
+    instruction(j, "iota")["constraints"][1]["if_given"] = "dst";
+    CHECK(error_of(j) == "isa-spec: /instructions/2/constraints/1/if_given: operand is never absent");
+  }
   SUBCASE("missing key") {
     json j = shipped();
     j.erase("archs");

@@ -21,6 +21,8 @@ DECLS = """.arch trn3
 .sbuf m    u8  [128, 512]
 .sbuf ii   i32 [128, 513]
 .psum ps   f32 [128, 512]
+.sbuf c3   f32 [128, 8, 64]
+.sbuf r2   f32 [128, 8]
 """
 
 FORMS = [
@@ -34,6 +36,8 @@ FORMS = [
     ("tensor_scalar, scalars", "tensor_scalar dst=a, data=b, op0=multiply, operand0=2.0, op1=add, operand1=1.0"),
     ("tensor_scalar, one op", "tensor_scalar dst=a, data=b, op0=add, operand0=col"),
     ("tensor_reduce", "tensor_reduce dst=col, data=a, op=maximum"),
+    ("iota, NKI 0.6 pattern form", "iota dst=ii, pattern=[[1, 513]], offset=1, channel_multiplier=513"),
+    ("tensor_reduce, axis", "tensor_reduce dst=r2, data=c3, op=add, axis=[2]"),
     ("activation, minimal", "activation dst=a, op=exp, data=b"),
     ("activation, full", "activation dst=a, op=exp, data=b, bias=col, scale=0.5, reduce_op=add, reduce_res=col2, reduce_cmd=reset_reduce"),
     ("activate2", "activate2 dst=a, op=gelu, data=b, imm0=2.0, imm1=col, op0=multiply, op1=add"),

@@ -406,3 +406,66 @@ def emit_range_select(b, s, c, cmd, with_res, store_dst=True):
         b.store(dst)
     if res is not None:
         b.store(res)
+
+
+# ---- NKI 0.6 signatures: iota's pattern form, tensor_reduce's axis (LANGUAGE.md 2.4) ----
+
+def factor_shape(b, n, parts):
+    """`n` split into at most `parts` factors (a random shape with n elements)."""
+    shape = []
+    for _ in range(parts - 1):
+        divisors = [d for d in range(2, n + 1) if n % d == 0 and d <= 8]
+        if not divisors or b.chance(0.3):
+            break
+        d = b.pick(divisors)
+        shape.append(d)
+        n //= d
+    return shape + [n]
+
+
+def emit_iota_pattern(b):
+    """nki.isa.iota(dst, pattern=[[step, num], ...], offset, channel_multiplier): int32 values."""
+    s, c = b.lanes()
+    dtype = b.pick(["i32", "i32", "f32", "i16", "u8", "bf16", "f16"])
+    free = b.free_shape(64)
+    n = int(np.prod(free))
+    pattern = [[int(b.rng.integers(-6, 7)), num] for num in factor_shape(b, n, b.pick([1, 2, 3, 4]))]
+    t = b.tile(dtype, s, c, free, "sbuf")
+    ops = {"dst": t, "pattern": pattern}
+    if b.chance(0.7):
+        ops["offset"] = int(b.rng.integers(-300, 301))
+    if b.chance(0.7):
+        ops["channel_multiplier"] = int(b.rng.integers(-4, 5))
+    b.instr("iota", **ops)
+    b.store(t)
+
+
+def emit_tensor_reduce_axes(b):
+    """nki.isa.tensor_reduce(dst, op, data, axis, negate, keepdims): the last free axes."""
+    s, c = b.lanes()
+    free = factor_shape(b, int(b.rng.integers(2, 97)), 3)
+    if len(free) == 1:
+        free = [free[0], int(b.rng.integers(1, 5))]
+    rank = len(free) + 1
+    first = int(b.rng.integers(1, rank))  # reduce axes first..rank-1
+    axes = list(range(first, rank))
+    spelled_axes = [a - rank if b.chance(0.3) else a for a in axes]
+    if b.chance(0.3):
+        spelled_axes.reverse()
+    n = int(np.prod(free))
+    op = b.pick(list(REDUCE_SPELLINGS))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    if op == "add":  # S3: add may be reordered; keep every term positive
+        b.load(data, b.values(ddt, (c, n), 0.1, 4, irange=(0, 1000)))
+    else:
+        b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    keepdims = b.chance(0.5)
+    kept = free[: first - 1]
+    dst_free = (kept + [1] * len(axes) if keepdims else kept) or [1]
+    exact = op != "add" or ddt in INTS
+    dst = b.tile(any_dtype(b) if exact else "f32", b.shifted(s, c), c, dst_free, compute_mem(b))
+    axis = spelled_axes[0] if len(spelled_axes) == 1 and b.chance(0.3) else spelled_axes
+    b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op), axis=axis,
+            negate=b.chance(0.4), keepdims=keepdims if (keepdims or b.chance(0.3)) else None)
+    b.store(dst)

@@ -282,6 +282,19 @@ def parse_view(text, prog, env):
     return _affine(View(decl.name, dims), decl)
 
 
+def parse_list(text, entry_size, env):
+    """LANGUAGE.md 2.4 list parameters: `[1, 2]` -> [1, 2]; `[[1, 64], [2, 8]]` -> [[1, 64], [2, 8]]
+    (entries of `entry_size` integers); a flat list may be one bare integer (`axis=1` is `[1]`)."""
+    text = text.strip()
+    if not text.startswith("["):
+        return [int(evaluate(text, env))]
+    inner = text[1:-1].strip()
+    items = split_top(inner) if inner else []
+    if entry_size == 1:
+        return [int(evaluate(item, env)) for item in items]
+    return [[int(evaluate(x, env)) for x in split_top(item.strip()[1:-1])] for item in items]
+
+
 def _spec_default(op_spec):
     d = op_spec["default"]
     if isinstance(d, str) and d == "fp32.min":
@@ -319,6 +332,8 @@ def parse_instruction(mnemonic, text, prog, env, line):
             ops[name] = ENUMS[op_spec["enum"]][value]
         elif kind == "bool":
             ops[name] = {"true": True, "false": False}[value]
+        elif kind == "list":
+            ops[name] = parse_list(value, len(op_spec["items"]), env)
         else:  # scalar, int
             ops[name] = evaluate(value, env)
     if given:

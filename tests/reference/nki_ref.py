@@ -282,7 +282,11 @@ def memset(m, o):
 
 
 def iota(m, o):
-    """dst[p, i] = base + p*partition_step + i*free_step, p and i relative to the tile."""
+    """dst[p, i] = base + p*partition_step + i*free_step, p and i relative to the tile
+    (base 0, partition_step 0, free_step 1 when absent); NKI 0.6's form when `pattern` is given."""
+    if "pattern" in o:
+        return iota_pattern(m, o)
+    o = {"base": 0, "partition_step": 0, "free_step": 1, **o}
     dst = o["dst"]
     p_count, f_count = m.read_raw(dst, check=False).shape
     p = np.arange(p_count).reshape(-1, 1)
@@ -293,6 +297,24 @@ def iota(m, o):
     else:
         base, ps, fs = (int(o[k]) for k in ("base", "partition_step", "free_step"))
         m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), base + p * ps + i * fs))
+
+
+def iota_pattern(m, o):
+    """NKI 0.6 nki.isa.iota: for channel_id (the tile's partition) and every index of the
+    pattern [[step_w, num_w], ...] (last innermost, read row-major over dst's free elements):
+    value = offset + channel_id*channel_multiplier + sum(i_k*step_k) in 32-bit integer
+    arithmetic (S7; wrapping), then cast to dst's dtype (integers saturate, floats via float32)."""
+    dst = o["dst"]
+    p_count, f_count = m.read_raw(dst, check=False).shape
+    steps = np.array([s for s, _ in o["pattern"]], dtype=np.int64)
+    nums = [n for _, n in o["pattern"]]
+    assert int(np.prod(nums)) == f_count, "pattern does not cover dst"
+    index = np.indices(nums).reshape(len(nums), -1)  # [k, flat free index]
+    free = (steps[:, None] * index).sum(axis=0)
+    channel = np.arange(p_count, dtype=np.int64)[:, None] * int(o.get("channel_multiplier", 0))
+    value = int(o.get("offset", 0)) + channel + free[None, :]
+    value = (value + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wrap-around
+    m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), value))
 
 
 def nonzero_with_count(m, o):
@@ -421,6 +443,8 @@ def tensor_tensor(m, o):
 
 
 def tensor_reduce(m, o):
+    if "axis" in o:
+        return tensor_reduce_axes(m, o)
     if o["op"] in BIT_REDUCE_START:
         bits = bits_of(m.read_raw(o["data"]))
         acc = np.full(bits.shape[0], BIT_REDUCE_START[o["op"]], dtype=np.uint64)
@@ -431,6 +455,29 @@ def tensor_reduce(m, o):
     if o["negate"]:
         r = -r
     m.write(o["dst"], r.reshape(-1, 1))
+
+
+def tensor_reduce_axes(m, o):
+    """NKI 0.6 nki.isa.tensor_reduce with `axis`: reduce the listed free axes of data (the last
+    ones; NumPy's negative axes) in float32, negate if asked; keepdims only shapes the result
+    (dst is given). Each result folds its elements left to right (S3), in row-major order."""
+    data = o["data"]
+    shape = data.counts
+    axes = sorted(a % len(shape) for a in o["axis"])
+    assert axes and axes[0] > 0 and axes == list(range(axes[0], len(shape))), axes
+    kept = shape[: axes[0]]
+    if o["op"] in BIT_REDUCE_START:  # bitvec reductions fold bit patterns
+        bits = bits_of(m.read_raw(data)).reshape(kept[0], -1, int(np.prod(shape[axes[0]:])))
+        acc = np.full(bits.shape[:2], BIT_REDUCE_START[o["op"]], dtype=np.uint64)
+        for i in range(bits.shape[2]):
+            acc = BITVEC[o["op"]](acc, bits[:, :, i])
+        return write_bits(m, o["dst"], acc.reshape(kept[0], -1))
+    values = m.read(data).reshape(shape)
+    folded = values.reshape(kept[0], -1, int(np.prod(shape[axes[0]:])))  # [P, kept free, reduced]
+    r = np.stack([reduce_free(o["op"], folded[:, j, :]) for j in range(folded.shape[1])], axis=1)
+    if o["negate"]:
+        r = -r
+    m.write(o["dst"], r.reshape(kept[0], -1))
 
 
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,

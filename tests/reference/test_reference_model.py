@@ -275,6 +275,33 @@ dma_copy dst=y, src=t
         self.assertEqual(out["y"].tolist(), [[-2] * 3 + [-5] * 3 + [-8] * 3 + [-11] * 3])
 
 
+class Nki06Signatures(unittest.TestCase):
+    """iota's pattern form and tensor_reduce's axis, values from NKI 0.6's docstrings by hand."""
+
+    def test_iota_pattern(self):
+        out, _ = run(".hbm y i32 [2, 6] output\n.sbuf t i32 [2, 6]\n"
+                     "iota dst=t, pattern=[[10, 2], [-1, 3]], offset=5, channel_multiplier=100\ndma_copy dst=y, src=t\n")
+        row = np.array([0, -1, -2, 10, 9, 8])
+        np.testing.assert_array_equal(out["y"], np.stack([5 + row, 105 + row]))
+
+    def test_iota_pattern_wraps_in_int32_then_saturates(self):  # S7, S2.3
+        out, _ = run(".hbm y u8 [1, 4] output\n.hbm w i32 [2, 1] output\n.sbuf t u8 [1, 4]\n.sbuf v i32 [2, 1]\n"
+                     "iota dst=t, pattern=[[256, 4]], offset=-2\ndma_copy dst=y, src=t\n"
+                     "iota dst=v, pattern=[[0, 1]], offset=2147483647, channel_multiplier=1\ndma_copy dst=w, src=v\n")
+        np.testing.assert_array_equal(out["y"], [[0, 254, 255, 255]])
+        np.testing.assert_array_equal(out["w"], [[2147483647], [-2147483648]])
+
+    def test_tensor_reduce_axis(self):
+        x = np.arange(2 * 2 * 3, dtype=np.float32).reshape(2, 6)
+        out, _ = run(".hbm x f32 [2, 6] input\n.hbm y f32 [2, 2] output\n.hbm z f32 [2, 1] output\n"
+                     ".sbuf d f32 [2, 2, 3]\n.sbuf r f32 [2, 2, 1]\n.sbuf c f32 [2, 1]\n"
+                     "dma_copy dst=d, src=x\ntensor_reduce dst=r, data=d, op=add, axis=[-1], keepdims=true\n"
+                     "tensor_reduce dst=c, data=d, op=max, axis=[1, 2], negate=true\n"
+                     "dma_copy dst=y, src=r\ndma_copy dst=z, src=c\n", x=x)
+        np.testing.assert_array_equal(out["y"], x.reshape(2, 2, 3).sum(axis=2))
+        np.testing.assert_array_equal(out["z"], -x.max(axis=1, keepdims=True))
+
+
 class StrictHazards(unittest.TestCase):
     """The first hazard `nisa run --strict` must fault on (S1.1, S1.3, S3, S5), by line."""
 
