@@ -1,5 +1,6 @@
 // nisa asm (LANGUAGE.md section 1): assemble, print every diagnostic, and
-// write the .nbin only when there were none (atomically: no partial output).
+// write the .nbin only when there were none (output_files.hpp: no partial
+// output, never over the source).
 #include <iostream>
 
 #include "assembler.hpp"
@@ -7,6 +8,7 @@
 #include "encoding_sink.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
+#include "output_files.hpp"
 #include "nbin.hpp"
 #include "spec.hpp"
 
@@ -31,6 +33,11 @@ std::string_view as_chars(const std::vector<uint8_t>& bytes) {
 
 int command_asm(const AsmOptions& o) {
   const Spec& spec = active_spec();
+  OutputSet outputs;
+  outputs.add_input(o.input);
+  const std::string output = o.output.empty() ? default_output(o.input) : o.output;
+  outputs.add_output(output, std::string_view(), "-o");
+  outputs.check();  // before the work: `-o` naming the source is refused at once
   const FileText source(o.input);
   // About one instruction per 60 bytes of source in generated code: a
   // reservation guess (only address space) that saves regrowth copies.
@@ -44,7 +51,10 @@ int command_asm(const AsmOptions& o) {
   const NbinEncoder::Parts parts = encoder.finish(result.program);
   std::vector<std::string_view> file{as_chars(parts.head)};
   for (const std::vector<uint8_t>& chunk : parts.stream) file.push_back(as_chars(chunk));
-  write_file_atomically(o.output.empty() ? default_output(o.input) : o.output, file);
+  OutputSet result_file;
+  result_file.add_input(o.input);
+  result_file.add_output(output, file, "-o");
+  result_file.commit();
   return kExitOk;
 }
 

@@ -2,6 +2,7 @@
 // compares two .npy files, or two folders of them by file name. Prints one
 // report per file and returns 0 when all match, 1 when any differs; a file that
 // cannot be read or parsed is an InputError (2), and nothing else is printed.
+// Files are compared in chunks, so memory stays bounded whatever their size.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -52,10 +53,41 @@ std::string at_index(int64_t index, const std::vector<int64_t>& shape) {
   return index < 0 ? "" : " at " + index_text(index, shape);
 }
 
-// Appends the report on one pair of arrays to `out`; returns whether they differ.
-bool report_pair(const std::string& label, const NpyArray& expected, const NpyArray& actual, CompareTolerance tol,
-                 std::string& out) {
-  const ArrayComparison c = compare_arrays(expected, actual, tol);
+// Compares two .npy files in bounded memory: the headers first, then the
+// data in chunks of kChunkBytes from each file (a Fortran-order file is read
+// whole, to be put in C order).
+constexpr std::size_t kChunkBytes = std::size_t{8} << 20;  // a multiple of every element size
+
+ArrayComparison compare_files(const std::string& expected_path, const std::string& actual_path, CompareTolerance tol,
+                              NpyArray& expected_header) {
+  NpyReader expected(expected_path);
+  NpyReader actual(actual_path);
+  expected_header = expected.header();
+  if (expected.header().fortran_order || actual.header().fortran_order) {
+    return compare_arrays(read_npy(expected_path), read_npy(actual_path), tol);
+  }
+  ArrayComparer comparer(expected.header(), actual.header(), tol);
+  if (!comparer.compares_elements()) return comparer.result();
+  std::vector<uint8_t> e(static_cast<std::size_t>(std::min<uint64_t>(kChunkBytes, expected.data_bytes())));
+  std::vector<uint8_t> a(e.size());
+  for (uint64_t done = 0; done < expected.data_bytes();) {
+    const std::size_t n = expected.read_data(e.data(), e.size());
+    actual.read_data(a.data(), n);
+    comparer.add(e.data(), a.data(), n);
+    done += n;
+  }
+  if (expected.data_bytes() == 0) {  // a pipe must end after its header too
+    expected.read_data(nullptr, 0);
+    actual.read_data(nullptr, 0);
+  }
+  return comparer.result();
+}
+
+// Appends the report on one pair of files to `out`; returns whether they differ.
+bool report_pair(const std::string& label, const std::string& expected_path, const std::string& actual_path,
+                 CompareTolerance tol, std::string& out) {
+  NpyArray expected;  // the header: type and shape
+  const ArrayComparison c = compare_files(expected_path, actual_path, tol, expected);
   if (!c.whole_difference.empty()) {
     out += label + ": differs: " + c.whole_difference + " (expected vs actual)\n";
     return true;
@@ -92,11 +124,19 @@ PathKind kind_of(const std::string& path) {
   return fs::is_directory(s) ? PathKind::folder : PathKind::file;
 }
 
+// Every entry named *.npy: one that is not a regular file (a dangling link, a
+// FIFO, a folder) is an error, not a file that is absent (issue 15).
 std::set<std::string> npy_names_in(const std::string& folder) {
   std::set<std::string> names;
   std::error_code ec;
   for (const auto& entry : fs::directory_iterator(folder, ec)) {
-    if (entry.path().extension() == ".npy" && entry.is_regular_file(ec)) names.insert(entry.path().filename().string());
+    if (entry.path().extension() != ".npy") continue;
+    const std::string path = entry.path().string();
+    std::error_code status_ec;
+    const fs::file_status status = fs::status(entry.path(), status_ec);
+    if (status_ec) throw InputError(file_error(path, "cannot read: " + status_ec.message()));
+    if (!fs::is_regular_file(status)) throw InputError(file_error(path, "cannot read: not a regular file"));
+    names.insert(entry.path().filename().string());
   }
   if (ec) throw InputError(file_error(folder, "cannot list folder: " + ec.message()));
   return names;
@@ -126,9 +166,7 @@ int command_diff(const DiffOptions& o) {
   std::string report;
   bool differs = false;
   if (expected_kind == PathKind::file) {
-    const NpyArray expected = read_npy(o.expected);
-    const NpyArray actual = read_npy(o.actual);
-    differs = report_pair(o.actual, expected, actual, tol, report);
+    differs = report_pair(o.actual, o.expected, o.actual, tol, report);
   } else {
     const std::set<std::string> in_expected = npy_names_in(o.expected);
     const std::set<std::string> in_actual = npy_names_in(o.actual);
@@ -142,9 +180,7 @@ int command_diff(const DiffOptions& o) {
       } else if (!in_expected.contains(name)) {
         report += name + ": differs: only in " + o.actual + " (not in " + o.expected + ")\n";
       } else {
-        const NpyArray expected = read_npy(join(o.expected, name));
-        const NpyArray actual = read_npy(join(o.actual, name));
-        pair_differs = report_pair(name, expected, actual, tol, report);
+        pair_differs = report_pair(name, join(o.expected, name), join(o.actual, name), tol, report);
       }
       differing += pair_differs ? 1 : 0;
     }
@@ -153,7 +189,7 @@ int command_diff(const DiffOptions& o) {
     else if (differs) report += std::to_string(differing) + " of " + std::to_string(all.size()) + " files differ\n";
     else report += "all " + std::to_string(all.size()) + " files match\n";
   }
-  std::cout << report << std::flush;
+  std::cout << report;
   return differs ? kExitDiffer : kExitOk;
 }
 

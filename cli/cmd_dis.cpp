@@ -5,6 +5,7 @@
 #include "disassembler.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
+#include "output_files.hpp"
 #include "nbin.hpp"
 #include "spec.hpp"
 
@@ -12,12 +13,22 @@ namespace nisa {
 
 int command_dis(const DisOptions& o) {
   const Spec& spec = active_spec();
-  Program program = decode_program(spec, read_file_bytes(o.input), o.input);
+  OutputSet outputs;
+  outputs.add_input(o.input);
+  if (!o.output.empty()) {
+    outputs.add_output(o.output, std::string_view(), "-o");
+    outputs.check();  // before the work: `-o` naming the binary is refused at once
+  }
+  Program program = decode_program(spec, read_nbin_file(o.input), o.input);
   std::string text = disassemble(spec, program);
-  if (o.output.empty())
-    std::cout << text;
-  else
-    write_file_atomically(o.output, text);
+  if (o.output.empty()) {
+    std::cout << text;  // main() checks that stdout took it
+    return kExitOk;
+  }
+  OutputSet result_file;
+  result_file.add_input(o.input);
+  result_file.add_output(o.output, text, "-o");
+  result_file.commit();
   return kExitOk;
 }
 

@@ -2,8 +2,9 @@
 // memory), fill input/inout HBM tensors from --input .npy files or their
 // `= INIT`, execute (with --strict hazard tracking if asked), and dump
 // output/inout tensors (and with --dump-state the SBUF, PSUM and accumulator
-// state) as .npy files: all files are encoded first and renamed into place
-// only once every one was written, so a failed run leaves no .npy behind.
+// state) as .npy files. Every output, --trace included, goes through one
+// OutputSet (output_files.hpp): committed together only once all were
+// written, so a failed run leaves no .npy behind.
 // --profile and --trace (SEMANTICS S6) report the static timeline of the
 // program, after a successful run only.
 #include <cstdio>
@@ -11,6 +12,7 @@
 #include <filesystem>
 #include <iostream>
 #include <map>
+#include <optional>
 #include <span>
 #include <string>
 #include <utility>
@@ -20,6 +22,7 @@
 #include "commands.hpp"
 #include "error.hpp"
 #include "file_io.hpp"
+#include "output_files.hpp"
 #include "interpreter.hpp"
 #include "lanes.hpp"
 #include "nbin.hpp"
@@ -38,14 +41,15 @@ bool ends_with(const std::string& s, const std::string& suffix) {
 
 Program load_program(const Spec& spec, const std::string& path) {
   if (ends_with(path, ".nasm")) {
-    AssembleResult result = assemble(spec, read_file_text(path), path);
+    const FileText source(path);
+    AssembleResult result = assemble(spec, source.text(), path);
     if (!result.diagnostics.empty()) {
       for (const Diagnostic& d : result.diagnostics) std::cerr << format_diagnostic(d);
       throw DiagnosticsReported(kExitBadInput);
     }
     return std::move(result.program);
   }
-  return decode_program(spec, read_file_bytes(path), path);
+  return decode_program(spec, read_nbin_file(path), path);
 }
 
 // `= INIT`: a fill value, or iota (row-major element index), in the tensor's dtype.
@@ -103,36 +107,6 @@ struct PendingFile {
   std::vector<uint8_t> bytes;
 };
 
-// Writes every file under a temporary name, then renames them all; on any
-// failure removes the temporaries (LANGUAGE.md 1: the folder holds no .npy).
-void write_all_or_nothing(const std::string& dir, const std::vector<PendingFile>& files) {
-  std::error_code ec;
-  std::filesystem::create_directories(dir, ec);
-  if (ec) throw InputError(file_error(dir, "cannot create folder: " + ec.message()));
-  std::vector<std::string> temps;
-  auto discard = [&] {
-    for (const std::string& t : temps) std::remove(t.c_str());
-  };
-  try {
-    for (const PendingFile& f : files) {
-      const std::string temp = f.path + ".partial";
-      write_file_atomically(temp, f.bytes);
-      temps.push_back(temp);
-    }
-  } catch (...) {
-    discard();
-    throw;
-  }
-  for (std::size_t i = 0; i < files.size(); ++i) {
-    std::filesystem::rename(temps[i], files[i].path, ec);
-    if (ec) {
-      for (std::size_t j = 0; j < i; ++j) std::remove(files[j].path.c_str());
-      discard();
-      throw InputError(file_error(files[i].path, "cannot write: " + ec.message()));
-    }
-  }
-}
-
 std::vector<PendingFile> output_files(const Program& program, const Machine& machine, const std::string& dir) {
   std::vector<PendingFile> files;
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
@@ -155,23 +129,64 @@ std::vector<PendingFile> state_files(const Machine& machine, const std::string& 
   };
 }
 
+// The files a run reads: no output may be one of them (issue 15).
+void add_inputs(const RunOptions& o, OutputSet& outputs) {
+  outputs.add_input(o.program);
+  for (const std::string& arg : o.inputs)
+    if (const std::size_t eq = arg.find('='); eq != std::string::npos) outputs.add_input(arg.substr(eq + 1));
+}
+
+// Every output path of the run with empty contents, to refuse a bad set of
+// outputs (an input overwritten, a name written twice) before the run.
+void check_outputs_before_run(const Program& program, const RunOptions& o) {
+  OutputSet planned;
+  add_inputs(o, planned);
+  for (const TensorDecl& d : program.tensors)
+    if (!o.dump_dir.empty() && d.memory == Memory::hbm && (d.role == Role::output || d.role == Role::inout))
+      planned.add_output(o.dump_dir + "/" + d.name + ".npy", std::string_view(), "--dump");
+  if (!o.dump_state_dir.empty())
+    for (const char* name : {"sbuf", "psum", "vector_accumulator", "scalar_accumulator"})
+      planned.add_output(o.dump_state_dir + "/" + name + ".npy", std::string_view(), "--dump-state");
+  if (!o.trace_file.empty()) planned.add_output(o.trace_file, std::string_view(), "--trace");
+  planned.check();
+}
+
 }  // namespace
 
 int command_run(const RunOptions& o) {
   const Spec& spec = active_spec();
   const Program program = load_program(spec, o.program);
+  check_outputs_before_run(program, o);
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   const DecodedProgram decoded = predecode(spec, program, machine);
   if (o.strict) execute_strict(program, decoded.steps, machine);
   else execute(decoded.steps, machine);
-  if (!o.dump_dir.empty()) write_all_or_nothing(o.dump_dir, output_files(program, machine, o.dump_dir));
-  if (!o.dump_state_dir.empty()) write_all_or_nothing(o.dump_state_dir, state_files(machine, o.dump_state_dir));
-  if (o.profile || !o.trace_file.empty()) {
-    const Timeline timeline = build_timeline(spec, program);
-    if (!o.trace_file.empty()) write_file_atomically(o.trace_file, trace_json(spec, program, timeline));
-    if (o.profile) std::cout << profile_table(spec, program, timeline);
+
+  // Every output (dumps, state, trace) is committed together, all or nothing.
+  OutputSet outputs;
+  add_inputs(o, outputs);
+  std::vector<PendingFile> files;
+  if (!o.dump_dir.empty()) files = output_files(program, machine, o.dump_dir);
+  const std::size_t dump_count = files.size();
+  if (!o.dump_state_dir.empty())
+    for (PendingFile& f : state_files(machine, o.dump_state_dir)) files.push_back(std::move(f));
+  for (std::size_t i = 0; i < files.size(); ++i)
+    outputs.add_output(files[i].path,
+                       std::string_view(reinterpret_cast<const char*>(files[i].bytes.data()), files[i].bytes.size()),
+                       i < dump_count ? "--dump" : "--dump-state");
+  std::optional<Timeline> timeline;
+  std::string trace;
+  if (o.profile || !o.trace_file.empty()) timeline = build_timeline(spec, program);
+  if (!o.trace_file.empty()) {
+    trace = trace_json(spec, program, *timeline);
+    outputs.add_output(o.trace_file, trace, "--trace");
   }
+  outputs.check();
+  if (!o.dump_dir.empty()) create_folder(o.dump_dir);
+  if (!o.dump_state_dir.empty()) create_folder(o.dump_state_dir);
+  outputs.commit();
+  if (o.profile) std::cout << profile_table(spec, program, *timeline);
   return kExitOk;
 }
 

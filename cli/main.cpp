@@ -8,39 +8,60 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "output_files.hpp"
 #include "spec.hpp"
 
-int main(int argc, char** argv) {
+namespace {
+
+// An empty path is refused, never taken as "no output" (issue 15: `-o ""`
+// exited 0 doing nothing).
+const CLI::Validator kNonEmptyPath(
+    [](std::string& value) { return value.empty() ? std::string("the path is empty") : std::string(); }, "PATH");
+
+// The command's status, unless stdout or stderr failed to take what was
+// written: then exit 2 with a message (issue 15: `nisa dis > /dev/full` exited 0).
+int checked_exit(int status) {
+  try {
+    nisa::check_standard_streams();
+  } catch (const nisa::NisaError& e) {
+    std::fputs(e.what(), stderr);
+    std::fputs("\n", stderr);
+    return nisa::kExitBadInput;
+  }
+  return status;
+}
+
+int run(int argc, char** argv) {
   using namespace nisa;
   CLI::App app{"nisa: assembler and interpreter for the NeuronCore engine ISA (nki.isa)"};
   app.require_subcommand(1);
   std::string spec_file;
-  app.add_option("--spec", spec_file, "use this ISA spec JSON instead of the built-in one")->envname("NISA_SPEC");
+  app.add_option("--spec", spec_file, "use this ISA spec JSON instead of the built-in one")->envname("NISA_SPEC")->check(kNonEmptyPath);
 
   AsmOptions asm_opts;
   auto* asm_cmd = app.add_subcommand("asm", "assemble a .nasm program into a .nbin binary");
-  asm_cmd->add_option("program", asm_opts.input, "PROG.nasm")->required();
-  asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin)");
+  asm_cmd->add_option("program", asm_opts.input, "PROG.nasm")->required()->check(kNonEmptyPath);
+  asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin)")->check(kNonEmptyPath);
 
   DisOptions dis_opts;
   auto* dis_cmd = app.add_subcommand("dis", "disassemble a .nbin binary to canonical .nasm text");
-  dis_cmd->add_option("binary", dis_opts.input, "PROG.nbin")->required();
-  dis_cmd->add_option("-o,--output", dis_opts.output, "output .nasm (default: stdout)");
+  dis_cmd->add_option("binary", dis_opts.input, "PROG.nbin")->required()->check(kNonEmptyPath);
+  dis_cmd->add_option("-o,--output", dis_opts.output, "output .nasm (default: stdout)")->check(kNonEmptyPath);
 
   RunOptions run_opts;
   auto* run_cmd = app.add_subcommand("run", "execute a program (.nbin, or .nasm assembled in memory)");
-  run_cmd->add_option("program", run_opts.program, "PROG.nbin or PROG.nasm")->required();
+  run_cmd->add_option("program", run_opts.program, "PROG.nbin or PROG.nasm")->required()->check(kNonEmptyPath);
   run_cmd->add_option("--input", run_opts.inputs, "NAME=FILE.npy: fill an input/inout HBM tensor")->allow_extra_args(false);
-  run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy");
-  run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators");
+  run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy")->check(kNonEmptyPath);
+  run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators")->check(kNonEmptyPath);
   run_cmd->add_flag("--strict", run_opts.strict, "turn the hazards of SEMANTICS.md into runtime faults");
   run_cmd->add_flag("--profile", run_opts.profile, "after the run, print the estimated per-engine cost table (SEMANTICS S6)");
-  run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)");
+  run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)")->check(kNonEmptyPath);
 
   DiffOptions diff_opts;
   auto* diff_cmd = app.add_subcommand("diff", "compare two .npy files, or two folders of them by file name");
-  diff_cmd->add_option("expected", diff_opts.expected, "EXPECTED .npy or folder")->required();
-  diff_cmd->add_option("actual", diff_opts.actual, "ACTUAL .npy or folder")->required();
+  diff_cmd->add_option("expected", diff_opts.expected, "EXPECTED .npy or folder")->required()->check(kNonEmptyPath);
+  diff_cmd->add_option("actual", diff_opts.actual, "ACTUAL .npy or folder")->required()->check(kNonEmptyPath);
   diff_cmd->add_option("--rtol", diff_opts.rtol, "relative tolerance for float data (default 1e-5)");
   diff_cmd->add_option("--atol", diff_opts.atol, "absolute tolerance for float data (default 1e-6)");
 
@@ -59,6 +80,7 @@ int main(int argc, char** argv) {
     std::cerr << "nisa: error: " << e.what() << " (see nisa --help)\n";
     return kExitBadInput;
   }
+
 
   try {
     if (!spec_file.empty()) set_active_spec_file(spec_file);
@@ -83,4 +105,15 @@ int main(int argc, char** argv) {
     return kExitBadInput;
   }
   return kExitBadInput;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  try {
+    return checked_exit(run(argc, argv));
+  } catch (const std::bad_alloc&) {
+    std::fputs("nisa: error: out of memory\n", stderr);
+    return nisa::kExitBadInput;
+  }
 }

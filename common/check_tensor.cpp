@@ -111,7 +111,9 @@ std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program,
       if (t.offset == 0)
         fail(name + " needs " + std::to_string(bytes) + " bytes per partition; " + mem + " has " + std::to_string(capacity) + " on " + arch.name);
       else
-        fail(name + " at offset " + std::to_string(t.offset) + " ends at byte " + std::to_string(t.offset + bytes) + ", past the " +
+        // Unsigned: offset and size are each at most INT64_MAX, so their sum fits (no signed overflow).
+        fail(name + " at offset " + std::to_string(t.offset) + " ends at byte " +
+             std::to_string(static_cast<uint64_t>(t.offset) + static_cast<uint64_t>(bytes)) + ", past the " +
              std::to_string(capacity) + " bytes of a " + mem + " partition on " + arch.name);
     }
   }

@@ -1,112 +1,137 @@
 #include "file_io.hpp"
 
+#include <algorithm>
 #include <cerrno>
-#include <cstdio>
 #include <cstring>
+#include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "error.hpp"
+#include "output_files.hpp"
 
 namespace nisa {
 
 namespace {
 
-// fopen succeeds on a folder on Linux (then reads fail and ftell lies):
-// refuse a folder up front with a clear message.
-std::FILE* open_for_reading(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw InputError(file_error(path, std::string("cannot read: ") + std::strerror(errno)));
-  struct stat st {};
-  if (::fstat(::fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    std::fclose(f);
-    throw InputError(file_error(path, "cannot read: Is a directory"));
-  }
-  return f;
+[[noreturn]] void cannot_read(const std::string& path, int err) {
+  throw InputError(file_error(path, std::string("cannot read: ") + std::strerror(err)));
 }
 
 }  // namespace
 
+// open(2) succeeds on a folder on Linux (then reads fail): refuse it up front
+// with a clear message.
+InputFile::InputFile(const std::string& path) : path_(path) {
+  if (path.empty()) throw InputError("nisa: error: an input path is empty");
+  fd_ = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd_ < 0) cannot_read(path, errno);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) {
+    const int err = errno;
+    ::close(fd_);
+    cannot_read(path, err);
+  }
+  if (S_ISDIR(st.st_mode)) {
+    ::close(fd_);
+    cannot_read(path, EISDIR);
+  }
+  if (S_ISREG(st.st_mode)) regular_size_ = static_cast<std::size_t>(st.st_size);
+}
+
+InputFile::~InputFile() { ::close(fd_); }
+
+std::size_t InputFile::read(void* out, std::size_t count) {
+  auto* p = static_cast<char*>(out);
+  std::size_t got = 0;
+  while (got < count) {
+    const ssize_t n = ::read(fd_, p + got, std::min<std::size_t>(count - got, std::size_t{1} << 30));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) cannot_read(path_, errno);
+    if (n == 0) break;
+    got += static_cast<std::size_t>(n);
+  }
+  return got;
+}
+
+bool InputFile::at_end() {
+  char byte;
+  return read(&byte, 1) == 0;
+}
+
+std::vector<uint8_t> read_file_bytes(const std::string& path, std::size_t head_bytes,
+                                     const std::function<std::size_t(std::span<const uint8_t> head)>& total_size) {
+  InputFile file(path);
+  std::vector<uint8_t> bytes(head_bytes);
+  bytes.resize(file.read(bytes.data(), head_bytes));
+  std::size_t limit = std::max(total_size(bytes), bytes.size());
+  if (limit < SIZE_MAX) ++limit;  // one byte more: the decoder reports trailing bytes
+  if (file.regular_size()) limit = std::min(limit, *file.regular_size());
+  // Grows in steps, so a header that announces more than a pipe delivers
+  // costs only what was delivered.
+  while (bytes.size() < limit) {
+    const std::size_t used = bytes.size();
+    const std::size_t step = std::min(limit - used, std::max<std::size_t>(used, std::size_t{1} << 20));
+    bytes.resize(used + step);
+    const std::size_t got = file.read(bytes.data() + used, step);
+    bytes.resize(used + got);
+    if (got < step) break;
+  }
+  return bytes;
+}
+
 std::vector<uint8_t> read_file_bytes(const std::string& path) {
-  // Block reads, not istreambuf_iterator: a 5 MB program or input loads in
-  // a millisecond instead of tens.
-  std::FILE* f = open_for_reading(path);
-  std::vector<uint8_t> bytes;
-  std::size_t used = 0;
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    bytes.resize(size > 0 ? static_cast<std::size_t>(size) + 1 : std::size_t{1} << 16);  // +1: sees EOF without regrowth
-    std::rewind(f);
-  } else {
-    bytes.resize(std::size_t{1} << 16);
-  }
-  for (;;) {
-    used += std::fread(bytes.data() + used, 1, bytes.size() - used, f);
-    if (used < bytes.size()) break;
-    bytes.resize(bytes.size() * 2);
-  }
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) throw InputError(file_error(path, "cannot read: I/O error"));
-  bytes.resize(used);
+  std::vector<uint8_t> bytes = read_file_bytes(path, 0, [](std::span<const uint8_t>) { return kMaxStreamedText; });
+  if (bytes.size() > kMaxStreamedText)
+    throw InputError(file_error(path, "cannot read: more than " + std::to_string(kMaxStreamedText) + " bytes"));
   return bytes;
 }
 
 std::string read_file_text(const std::string& path) {
-  std::FILE* f = open_for_reading(path);
+  InputFile file(path);
   std::string text;
-  // Size first, so the text is read in place with no regrowth; a file that
-  // grows meanwhile is read on to its end.
-  if (std::fseek(f, 0, SEEK_END) == 0) {
-    const long size = std::ftell(f);
-    if (size > 0) text.resize(static_cast<std::size_t>(size));
-    std::rewind(f);
+  if (file.regular_size()) {
+    // Size first, so the text is read in place with no regrowth.
+    text.resize(*file.regular_size());
+    text.resize(file.read(text.data(), text.size()));
+    return text;
   }
-  std::size_t used = std::fread(text.data(), 1, text.size(), f);
-  text.resize(used);
-  char buf[1 << 14];
-  std::size_t n;
-  while ((n = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, n);
-  const bool failed = std::ferror(f) != 0;
-  std::fclose(f);
-  if (failed) throw InputError(file_error(path, "cannot read: I/O error"));
+  char buffer[1 << 14];
+  for (;;) {
+    const std::size_t n = file.read(buffer, sizeof buffer);
+    const char* nul = static_cast<const char*>(std::memchr(buffer, '\0', n));
+    text.append(buffer, nul ? static_cast<std::size_t>(nul - buffer) + 1 : n);
+    if (nul || n < sizeof buffer) break;
+    if (text.size() > kMaxStreamedText)
+      throw InputError(file_error(path, "cannot read: more than " + std::to_string(kMaxStreamedText) +
+                                            " bytes of text from a file that is not a regular file"));
+  }
   return text;
 }
 
-std::optional<std::size_t> regular_file_size(const std::string& path) {
-  std::FILE* f = open_for_reading(path);
-  struct stat st {};
-  const bool regular = ::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode);
-  std::fclose(f);
-  if (!regular) return std::nullopt;
-  return static_cast<std::size_t>(st.st_size);
-}
-
-std::vector<uint8_t> read_file_part(const std::string& path, std::size_t offset, std::size_t count) {
-  std::FILE* f = open_for_reading(path);
-  std::vector<uint8_t> bytes(count);
-  const bool ok = std::fseek(f, static_cast<long>(offset), SEEK_SET) == 0 && std::fread(bytes.data(), 1, count, f) == count;
-  std::fclose(f);
-  if (!ok) throw InputError(file_error(path, "cannot read: the file is shorter than it was"));
-  return bytes;
-}
-
 FileText::FileText(const std::string& path) {
-  std::FILE* f = open_for_reading(path);
-  struct stat st {};
-  if (::fstat(::fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
-    // MAP_POPULATE: the page-cache pages are mapped in one call instead of one
-    // fault per 64 KB as the assembler walks the text.
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, ::fileno(f), 0);
-    if (p != MAP_FAILED) {
-      map_ = p;
-      size_ = static_cast<std::size_t>(st.st_size);
-      std::fclose(f);
+  {
+    InputFile file(path);
+    if (!file.regular_size() || *file.regular_size() == 0) {
+      read_ = read_file_text(path);
       return;
     }
   }
-  std::fclose(f);
+  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
+  struct stat st {};
+  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+    // MAP_POPULATE: the page-cache pages are mapped in one call instead of one
+    // fault per 64 KB as the assembler walks the text.
+    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    if (p != MAP_FAILED) {
+      map_ = p;
+      size_ = static_cast<std::size_t>(st.st_size);
+      ::close(fd);
+      return;
+    }
+  }
+  if (fd >= 0) ::close(fd);
   read_ = read_file_text(path);
 }
 
@@ -119,17 +144,9 @@ void write_file_atomically(const std::string& path, std::string_view bytes) {
 }
 
 void write_file_atomically(const std::string& path, const std::vector<std::string_view>& parts) {
-  std::string tmp = path + ".tmp" + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "wb");
-  if (!f) throw InputError(file_error(path, std::string("cannot write: ") + std::strerror(errno)));
-  bool ok = true;
-  for (std::string_view bytes : parts) ok = ok && std::fwrite(bytes.data(), 1, bytes.size(), f) == bytes.size();
-  ok = (std::fclose(f) == 0) && ok;
-  if (!ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    int err = errno;
-    std::remove(tmp.c_str());
-    throw InputError(file_error(path, std::string("cannot write: ") + std::strerror(err)));
-  }
+  OutputSet outputs;
+  outputs.add_output(path, parts, "the output");
+  outputs.commit();
 }
 
 }  // namespace nisa

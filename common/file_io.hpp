@@ -3,7 +3,9 @@
 // then rename).
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -11,8 +13,45 @@
 namespace nisa {
 
 // Throws InputError("FILE: error: cannot read: <reason>").
-std::vector<uint8_t> read_file_bytes(const std::string& path);
+//
+// Reads never trust a file's length alone (issue 15: `/dev/zero` as an input
+// read until memory ran out):
+//   - read_file_bytes reads `head_bytes` first, then asks `total_size` how long
+//     the whole file may be given its head (the size its header announces, or
+//     the head's own size when the head is already wrong), and reads at most one
+//     byte past that, so the decoder still sees a trailing byte.
+//   - read_file_text stops a non-regular file (pipe, device) at its first NUL
+//     byte, which no text may hold (the reader then reports it at its line),
+//     and at kMaxStreamedText bytes.
+std::vector<uint8_t> read_file_bytes(const std::string& path, std::size_t head_bytes,
+                                     const std::function<std::size_t(std::span<const uint8_t> head)>& total_size);
 std::string read_file_text(const std::string& path);
+// A whole file of no particular format (tests, tools): a pipe or device is
+// read up to kMaxStreamedText bytes, past which it is an InputError.
+std::vector<uint8_t> read_file_bytes(const std::string& path);
+inline constexpr std::size_t kMaxStreamedText = std::size_t{1} << 30;
+
+// An open file read from the start, for readers that check a header before
+// they read on. Refuses a folder. read() loops until `count` bytes or the end
+// of the file and returns how many it got.
+class InputFile {
+ public:
+  explicit InputFile(const std::string& path);
+  ~InputFile();
+  InputFile(const InputFile&) = delete;
+  InputFile& operator=(const InputFile&) = delete;
+  const std::string& path() const { return path_; }
+  // The size of a regular file; nullopt for a pipe or device.
+  std::optional<std::size_t> regular_size() const { return regular_size_; }
+  std::size_t read(void* out, std::size_t count);
+  // True when no byte is left (reads one byte to know, for a pipe).
+  bool at_end();
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::optional<std::size_t> regular_size_;
+};
 
 // A whole file for reading, mapped into memory when it is a regular file:
 // no copy and no zero-filled buffer, so a long source costs next to nothing
@@ -32,16 +71,10 @@ class FileText {
   std::string read_;
 };
 
-// Reading a file in parts, so that a reader can check a header against the
-// file's size before it reads (and allocates for) the rest: the size of a
-// regular file (nullopt for a pipe or device), and `count` bytes at `offset`
-// (InputError "cannot read: ..." if the file is shorter).
-std::optional<std::size_t> regular_file_size(const std::string& path);
-std::vector<uint8_t> read_file_part(const std::string& path, std::size_t offset, std::size_t count);
-
-// Writes `path` through a temporary file in the same folder and renames it
-// into place. Throws InputError("FILE: error: cannot write: <reason>") and
-// removes the temporary file on failure.
+// Writes `path` through output_files.hpp (one output, nothing else read):
+// a temporary file in the same folder renamed into place. Throws
+// InputError("FILE: error: cannot write: <reason>") and removes the temporary
+// file on failure.
 void write_file_atomically(const std::string& path, std::string_view bytes);
 // The concatenation of `parts`, written the same way.
 void write_file_atomically(const std::string& path, const std::vector<std::string_view>& parts);

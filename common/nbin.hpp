@@ -55,4 +55,10 @@ class NbinEncoder {
 // safe to execute.
 Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, const std::string& file_name);
 
+// The bytes of a .nbin file for decode_program, read no further than its
+// header announces (plus one byte, so trailing bytes are still reported), and
+// no further than the header if the magic number is wrong. InputError if the
+// file cannot be read.
+std::vector<uint8_t> read_nbin_file(const std::string& path);
+
 }  // namespace nisa

@@ -174,20 +174,37 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   // Line table, before the stream so that errors in it can name source lines.
   p.file = r.text("source file name");
   std::size_t count = r.count("instruction count", 1);  // each has a line entry of >= 1 byte
-  p.instructions.resize(count);
-  int64_t line = 0;
-  for (Instruction& ins : p.instructions) {
-    std::size_t at = r.pos;
-    int64_t delta = nbin::unzigzag(r.varint("line table entry"));
-    if (delta > int64_t{UINT32_MAX} || delta < -int64_t{UINT32_MAX}) r.fail("line table entry out of range", at);
-    line += delta;  // cannot overflow: both within 32 bits
-    if (line < 1 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
-    ins.line = static_cast<uint32_t>(line);
-  }
+  // The line table is walked twice: first checked without storing anything,
+  // then, once the stream is known to hold `count` instructions of at least
+  // an opcode each, stored. An Instruction takes ~40 bytes of memory per
+  // 1-byte entry, so a table its file cannot back is refused before that
+  // memory is taken (issue 15: 10 MB file, 400 MB used).
+  const std::size_t table_at = r.pos;
+  auto walk_line_table = [&](auto&& store) {
+    int64_t line = 0;
+    for (std::size_t i = 0; i < count; ++i) {
+      std::size_t at = r.pos;
+      int64_t delta = nbin::unzigzag(r.varint("line table entry"));
+      if (delta > int64_t{UINT32_MAX} || delta < -int64_t{UINT32_MAX}) r.fail("line table entry out of range", at);
+      line += delta;  // cannot overflow: both within 32 bits
+      if (line < 1 || line > UINT32_MAX) r.fail("line " + std::to_string(line) + " out of range", at);
+      store(i, static_cast<uint32_t>(line));
+    }
+  };
+  walk_line_table([](std::size_t, uint32_t) {});
 
   std::size_t stream_bytes = r.count("instruction stream size", 1);
   if (stream_bytes != r.remaining()) r.fail("instruction stream size " + std::to_string(stream_bytes) + " does not match the " +
                                             std::to_string(r.remaining()) + " bytes left");
+  const std::size_t stream_at = r.pos;
+  if (spec.opcode_bits > 0 && count > stream_bytes * 8 / static_cast<std::size_t>(spec.opcode_bits))
+    r.fail("instruction count " + std::to_string(count) + " needs more than the " + std::to_string(stream_bytes) +
+               " bytes of the instruction stream",
+           table_at);
+  p.instructions.resize(count);
+  r.pos = table_at;
+  walk_line_table([&](std::size_t i, uint32_t line) { p.instructions[i].line = line; });
+  r.pos = stream_at;
   BitReader in{bytes.data() + r.pos, uint64_t{stream_bytes} * 8, 0, r.pos, &file_name};
   for (std::size_t i = 0; i < count; ++i) {
     Instruction& ins = p.instructions[i];

@@ -48,7 +48,7 @@ class HeaderParser {
         array.type = parse_descr(parse_string());
       } else if (key == "fortran_order") {
         mark_seen(seen_order, key);
-        if (parse_bool()) bad("Fortran-order arrays are not supported (save the array in C order)");
+        array.fortran_order = parse_bool();
       } else if (key == "shape") {
         mark_seen(seen_shape, key);
         array.shape = parse_shape();
@@ -206,72 +206,147 @@ std::string npy_shape_text(const std::vector<int64_t>& shape) {
 
 namespace {
 
-// Everything before the data: the array without its data, where the data
-// starts and how many bytes it must have. `head` is the file's start (at
-// least the whole header, if the file has one); `file_size` the whole
-// file's size, so that the data size is checked before the data is read.
-struct NpyLayout {
-  NpyArray array;
-  std::size_t data_offset = 0;
+// The fixed start: magic, version, and the header length's first 2 bytes.
+constexpr std::size_t kPrefixStart = 10;
+
+// Everything before the data, from the file's first bytes: the format version
+// fixes how many bytes the header length takes, which fixes where the header
+// and the data start. Each step checks what it read before the next is read.
+struct NpyHeadReader {
+  const std::string& path;
+
+  // The magic and version (the first kPrefixStart bytes): how many bytes the
+  // header length takes.
+  std::size_t length_bytes(std::span<const uint8_t> start) const {
+    if (start.size() < kMagic.size() + 2 || std::memcmp(start.data(), kMagic.data(), kMagic.size()) != 0)
+      fail(path, "not a .npy file (no \\x93NUMPY magic)");
+    const int major = start[6], minor = start[7];
+    if ((major != 1 && major != 2 && major != 3) || minor != 0)
+      fail(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
+    return major == 1 ? 2 : 4;
+  }
+  std::size_t header_length(std::span<const uint8_t> prefix, std::size_t length_bytes) const {
+    if (prefix.size() < 8 + length_bytes) fail(path, "truncated .npy header");
+    const std::size_t header_len = read_le(prefix, 8, length_bytes);
+    if (header_len > kMaxHeaderBytes)
+      fail(path, "header length " + std::to_string(header_len) + " exceeds the limit of " +
+                     std::to_string(kMaxHeaderBytes) + " bytes");
+    return header_len;
+  }
+  NpyArray header(std::span<const uint8_t> text) const {
+    const std::string_view header(reinterpret_cast<const char*>(text.data()), text.size());
+    for (char c : header)
+      if (c == '\0') fail(path, "malformed .npy header: NUL byte");
+    return HeaderParser(header, path).parse();
+  }
 };
 
-NpyLayout parse_layout(std::span<const uint8_t> head, std::size_t file_size, const std::string& path) {
-  if (head.size() < kMagic.size() + 2 || std::memcmp(head.data(), kMagic.data(), kMagic.size()) != 0)
-    fail(path, "not a .npy file (no \\x93NUMPY magic)");
-  const int major = head[6], minor = head[7];
-  if ((major != 1 && major != 2 && major != 3) || minor != 0)
-    fail(path, "unsupported .npy format version " + std::to_string(major) + "." + std::to_string(minor));
-  const std::size_t length_bytes = major == 1 ? 2 : 4;
-  const std::size_t prefix = 8 + length_bytes;
-  if (head.size() < prefix) fail(path, "truncated .npy header");
-  const std::size_t header_len = read_le(head, 8, length_bytes);
-  if (header_len > kMaxHeaderBytes)
-    fail(path, "header length " + std::to_string(header_len) + " exceeds the limit of " +
-                   std::to_string(kMaxHeaderBytes) + " bytes");
-  if (head.size() - prefix < header_len) fail(path, "truncated .npy header");
-  const std::string_view header(reinterpret_cast<const char*>(head.data() + prefix), header_len);
-  for (char c : header)
-    if (c == '\0') fail(path, "malformed .npy header: NUL byte");
-
-  NpyLayout layout{HeaderParser(header, path).parse(), prefix + header_len};
-  const NpyArray& array = layout.array;
-  const std::size_t data_bytes = file_size - layout.data_offset;
+// The data size the header's shape and type need.
+uint64_t data_bytes_needed(const NpyArray& array, const std::string& path) {
   uint64_t needed = array.type.size;
   bool too_large = false;
   for (int64_t d : array.shape) too_large = too_large || __builtin_mul_overflow(needed, static_cast<uint64_t>(d), &needed);
-  const std::string what = "shape " + npy_shape_text(array.shape) + " of " + array.type.name();
-  if (too_large) fail(path, what + " is too large");
-  if (needed != data_bytes)
-    fail(path, "data is " + std::to_string(data_bytes) + " bytes, but " + what + " needs " + std::to_string(needed));
-  return layout;
+  if (too_large) fail(path, "shape " + npy_shape_text(array.shape) + " of " + array.type.name() + " is too large");
+  return needed;
+}
+
+[[noreturn]] void wrong_data_size(const NpyArray& array, uint64_t have, uint64_t needed, const std::string& path,
+                                  const char* more = "") {
+  fail(path, "data is " + std::string(more) + std::to_string(have) + " bytes, but shape " + npy_shape_text(array.shape) +
+                 " of " + array.type.name() + " needs " + std::to_string(needed));
+}
+
+// Fortran order (column-major) -> C order: element (i0, ..., in-1) sits at
+// sum(ik * fstride[k]) in the file, fstride[0] = 1, fstride[k] = fstride[k-1] * shape[k-1].
+void to_c_order(NpyArray& array) {
+  array.fortran_order = false;
+  if (array.shape.size() < 2) return;
+  const std::size_t rank = array.shape.size();
+  const std::size_t size = array.type.size;
+  std::vector<std::size_t> fstride(rank, 1);
+  for (std::size_t k = 1; k < rank; ++k) fstride[k] = fstride[k - 1] * static_cast<std::size_t>(array.shape[k - 1]);
+  std::vector<uint8_t> c_order(array.data.size());
+  std::vector<int64_t> index(rank, 0);
+  std::size_t from = 0;  // the file offset, in elements, of `index`
+  const auto count = static_cast<std::size_t>(array.element_count());
+  for (std::size_t i = 0; i < count; ++i) {
+    std::memcpy(c_order.data() + i * size, array.data.data() + from * size, size);
+    for (std::size_t k = rank; k-- > 0;) {  // C order: the last index moves fastest
+      if (++index[k] < array.shape[k]) {
+        from += fstride[k];
+        break;
+      }
+      from -= fstride[k] * static_cast<std::size_t>(index[k] - 1);
+      index[k] = 0;
+    }
+  }
+  array.data = std::move(c_order);
 }
 
 }  // namespace
 
 NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path) {
-  NpyLayout layout = parse_layout(bytes, bytes.size(), path);
-  layout.array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(layout.data_offset), bytes.end());
-  return std::move(layout.array);
+  const NpyHeadReader head{path};
+  const std::size_t length_bytes = head.length_bytes(bytes.first(std::min(bytes.size(), kPrefixStart)));
+  const std::size_t header_len = head.header_length(bytes, length_bytes);
+  const std::size_t data_offset = 8 + length_bytes + header_len;
+  if (bytes.size() < data_offset) fail(path, "truncated .npy header");
+  NpyArray array = head.header(bytes.subspan(8 + length_bytes, header_len));
+  const uint64_t needed = data_bytes_needed(array, path);
+  if (needed != bytes.size() - data_offset) wrong_data_size(array, bytes.size() - data_offset, needed, path);
+  array.data.assign(bytes.begin() + static_cast<std::ptrdiff_t>(data_offset), bytes.end());
+  if (array.fortran_order) to_c_order(array);
+  return array;
+}
+
+NpyReader::NpyReader(const std::string& path) : file_(path) {
+  // Each part of the head is checked before the next is read, and the data
+  // size against the header before any data is read: /dev/zero is "not a
+  // .npy file" after 10 bytes, and a huge or hostile file costs no more
+  // memory than the data it really holds.
+  const NpyHeadReader head{path};
+  uint8_t prefix[12];
+  const std::size_t got = file_.read(prefix, kPrefixStart);
+  const std::size_t length_bytes = head.length_bytes({prefix, got});
+  const std::size_t more = file_.read(prefix + kPrefixStart, length_bytes - 2);
+  const std::size_t header_len = head.header_length({prefix, kPrefixStart + more}, length_bytes);
+  std::vector<uint8_t> header(header_len);
+  if (file_.read(header.data(), header_len) != header_len) fail(path, "truncated .npy header");
+  array_ = head.header(header);
+  data_bytes_ = data_bytes_needed(array_, path);
+  const std::size_t data_offset = 8 + length_bytes + header_len;
+  if (file_.regular_size() && *file_.regular_size() < data_offset) fail(path, "truncated .npy header");
+  if (file_.regular_size() && *file_.regular_size() - data_offset != data_bytes_)
+    wrong_data_size(array_, *file_.regular_size() - data_offset, data_bytes_, path);
+}
+
+std::size_t NpyReader::read_data(uint8_t* out, std::size_t count) {
+  count = static_cast<std::size_t>(std::min<uint64_t>(count, data_bytes_ - data_read_));
+  const std::size_t got = file_.read(out, count);
+  data_read_ += got;
+  if (got < count) wrong_data_size(array_, data_read_, data_bytes_, file_.path());
+  if (data_read_ == data_bytes_ && !file_.regular_size() && !file_.at_end())
+    wrong_data_size(array_, data_bytes_ + 1, data_bytes_, file_.path(), "at least ");
+  return got;
 }
 
 NpyArray read_npy(const std::string& path, const std::function<void(const NpyArray&)>& check_header) {
-  // The header first (at most kMaxHeaderBytes past the prefix), then the data
-  // only once its size matches the file and check_header accepted the array:
-  // a huge or hostile file costs no more memory than the data it really holds.
-  const std::optional<std::size_t> file_size = regular_file_size(path);
-  if (!file_size) {  // a pipe or device: no size to check first
-    NpyArray array = parse_npy(read_file_bytes(path), path);
-    if (check_header) check_header(array);
-    return array;
+  NpyReader reader(path);
+  if (check_header) check_header(reader.header());
+  NpyArray array = reader.header();
+  // In steps for a pipe, so that a header announcing more than the pipe
+  // delivers costs only what was delivered.
+  const uint64_t total = reader.data_bytes();
+  const std::size_t step = reader.is_regular() ? static_cast<std::size_t>(total) : std::size_t{1} << 24;
+  while (array.data.size() < total) {
+    const std::size_t used = array.data.size();
+    const std::size_t n = static_cast<std::size_t>(std::min<uint64_t>(step, total - used));
+    array.data.resize(used + n);
+    reader.read_data(array.data.data() + used, n);
   }
-  std::vector<uint8_t> head = read_file_part(path, 0, std::min(*file_size, 12 + kMaxHeaderBytes));
-  NpyLayout layout = parse_layout(head, *file_size, path);
-  if (check_header) check_header(layout.array);
-  if (*file_size == head.size())
-    layout.array.data.assign(head.begin() + static_cast<std::ptrdiff_t>(layout.data_offset), head.end());
-  else
-    layout.array.data = read_file_part(path, layout.data_offset, *file_size - layout.data_offset);
-  return std::move(layout.array);
+  if (total == 0) reader.read_data(nullptr, 0);  // a pipe must end here too
+  if (array.fortran_order) to_c_order(array);
+  return array;
 }
 
 std::vector<uint8_t> encode_npy(const NpyArray& array) {

@@ -1,5 +1,6 @@
 // NumPy .npy files (LANGUAGE.md section 3): read format versions 1.0, 2.0 and
-// 3.0 (little-endian or byte-order-free element types, C order), write 1.0.
+// 3.0 (little-endian or byte-order-free element types, C or Fortran order:
+// a Fortran-order array is returned in C order), write 1.0 (C order).
 // Every problem with a file is an InputError "FILE: error: MESSAGE" (exit 2).
 //
 // Two levels:
@@ -18,6 +19,7 @@
 #include <vector>
 
 #include "dtype.hpp"
+#include "file_io.hpp"
 
 namespace nisa {
 
@@ -35,11 +37,13 @@ struct NpyArray {
   NpyType type;
   std::vector<int64_t> shape;  // empty: a 0-d array of one element
   std::vector<uint8_t> data;   // C order, little-endian
+  // As the file's header says; data is in C order whatever it says once read
+  // by parse_npy or read_npy (only NpyReader::header() shows true).
+  bool fortran_order = false;
   int64_t element_count() const;
 };
 
-// Parses a whole .npy file's bytes; `path` names it in errors. Refuses Fortran
-// order, big-endian and unsupported element types (object, complex, strings,
+// Parses a whole .npy file's bytes; `path` names it in errors. Refuses big-endian and unsupported element types (object, complex, strings,
 // structured), malformed or oversized headers, absurd shapes, and data whose
 // length is not exactly what the shape needs.
 NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path);
@@ -47,6 +51,27 @@ NpyArray parse_npy(std::span<const uint8_t> bytes, const std::string& path);
 // and `check_header` (given the array without its data) did not throw, so a
 // large or hostile file is refused before its data is read.
 NpyArray read_npy(const std::string& path, const std::function<void(const NpyArray&)>& check_header = {});
+
+// An .npy file read in parts (`nisa diff` compares in bounded memory): the
+// header is read and checked on construction (the data size against a regular
+// file's size), then read_data() hands out the data in file order (Fortran
+// order if header().fortran_order). A short file or, for a pipe, bytes past
+// the data are an InputError when read_data() meets them.
+class NpyReader {
+ public:
+  explicit NpyReader(const std::string& path);
+  const NpyArray& header() const { return array_; }  // no data
+  uint64_t data_bytes() const { return data_bytes_; }
+  bool is_regular() const { return file_.regular_size().has_value(); }
+  // Reads the next min(count, bytes left) data bytes into `out`; returns how many.
+  std::size_t read_data(uint8_t* out, std::size_t count);
+
+ private:
+  InputFile file_;
+  NpyArray array_;
+  uint64_t data_bytes_ = 0;
+  uint64_t data_read_ = 0;
+};
 
 // Version 1.0 bytes (header padded so the data starts at a multiple of 64).
 std::vector<uint8_t> encode_npy(const NpyArray& array);
@@ -60,7 +85,7 @@ std::string npy_shape_text(const std::vector<int64_t>& shape);
 NpyType npy_type_of(Dtype dtype);
 
 // Reads `path` as the value of tensor `tensor_name` (declared with `dtype` and
-// `shape` on source line `decl_line`) and returns its raw bytes in nisa
+// `shape` on source line `decl_line`; a NumPy bool array fills a u8 tensor) and returns its raw bytes in nisa
 // storage (Element<dtype>::storage, C order, dtype_size(dtype) bytes each).
 // A dtype or shape mismatch names both sides, e.g.
 //   x.npy: error: dtype float64 does not match tensor x declared f32 (line 3)

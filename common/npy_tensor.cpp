@@ -52,7 +52,8 @@ std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const
   // Checked on the header, before the data is read.
   NpyArray array = read_npy(path, [&](const NpyArray& header) {
     const NpyType expected = npy_type_of(dtype);
-    if (header.type != expected) {
+    const bool bool_for_u8 = dtype == Dtype::u8 && header.type == NpyType{'b', 1};  // LANGUAGE.md 3
+    if (header.type != expected && !bool_for_u8) {
       std::string message = "dtype " + header.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
       if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
       throw InputError(file_error(path, message));
@@ -61,6 +62,8 @@ std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const
       throw InputError(file_error(path, "shape " + npy_shape_text(header.shape) + " does not match " + tensor +
                                             declared_shape_text(shape) + line));
   });
+  if (array.type.kind == 'b')  // NumPy writes 0 and 1; any other byte is true too
+    for (uint8_t& b : array.data) b = b != 0;
   if (!travels_as_f32(dtype)) return std::move(array.data);
 
   // Round each float32 to the tensor's dtype (S2.2).

@@ -2,10 +2,10 @@
 // snapshot made at build time (no JSON parse at start-up), or a --spec /
 // NISA_SPEC file loaded from its JSON.
 #include <cstdlib>
-#include <fstream>
 #include <optional>
-#include <sstream>
 
+#include "error.hpp"
+#include "file_io.hpp"
 #include "spec.hpp"
 #include "spec_snapshot.hpp"
 
@@ -19,11 +19,15 @@ std::optional<Spec>& active_slot() {
 }  // namespace
 
 void set_active_spec_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw SpecError("isa-spec: cannot read " + path);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  active_slot() = load_spec(ss.str());
+  // read_file_text: bounded for a pipe or device (/dev/zero stops at its
+  // first NUL, which the JSON parser then refuses).
+  std::string text;
+  try {
+    text = read_file_text(path);
+  } catch (const InputError&) {
+    throw SpecError("isa-spec: cannot read " + path);
+  }
+  active_slot() = load_spec(text);
 }
 
 const Spec& active_spec() {

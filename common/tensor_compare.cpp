@@ -17,14 +17,14 @@ template <class T>
 constexpr bool kIsFloat = std::is_same_v<T, Float16> || std::is_floating_point_v<T>;
 
 template <class T>
-auto load(const std::vector<uint8_t>& data, int64_t i) {
+auto load(const uint8_t* data, int64_t i) {
   if constexpr (std::is_same_v<T, Float16>) {
     uint16_t bits;
-    std::memcpy(&bits, data.data() + 2 * i, 2);
+    std::memcpy(&bits, data + 2 * i, 2);
     return Element<Dtype::f16>::to_f32(bits);
   } else {
     T v;
-    std::memcpy(&v, data.data() + sizeof(T) * i, sizeof(T));
+    std::memcpy(&v, data + sizeof(T) * i, sizeof(T));
     return v;
   }
 }
@@ -51,7 +51,8 @@ struct ElementVerdict {
 ElementVerdict compare_floats(double e, double a, CompareTolerance tol) {
   constexpr double inf = std::numeric_limits<double>::infinity();
   constexpr double nan = std::numeric_limits<double>::quiet_NaN();
-  if (std::isnan(e) || std::isnan(a)) return {std::isnan(e) && std::isnan(a), nan, nan};
+  if (std::isnan(e) && std::isnan(a)) return {true, 0, 0};
+  if (std::isnan(e) || std::isnan(a)) return {false, nan, nan};
   if (std::isinf(e) || std::isinf(a)) return e == a ? ElementVerdict{true, 0, 0} : ElementVerdict{false, inf, inf};
   const double abs_error = std::fabs(a - e);
   const double rel_error = e != 0 ? abs_error / std::fabs(e) : (abs_error == 0 ? 0 : inf);
@@ -65,25 +66,32 @@ ElementVerdict compare_exact(double e, double a, bool equal) {
 }
 
 template <class T>
-void compare_elements(const NpyArray& expected, const NpyArray& actual, CompareTolerance tol, std::size_t max_listed,
-                      ArrayComparison& out) {
-  const int64_t n = expected.element_count();
-  for (int64_t i = 0; i < n; ++i) {
-    const auto e = load<T>(expected.data, i);
-    const auto a = load<T>(actual.data, i);
+void compare_elements(const uint8_t* expected, const uint8_t* actual, int64_t first, int64_t n, CompareTolerance tol,
+                      std::size_t max_listed, ArrayComparison& out) {
+  for (int64_t j = 0; j < n; ++j) {
+    const int64_t i = first + j;
+    const auto e = load<T>(expected, j);
+    const auto a = load<T>(actual, j);
     ElementVerdict v;
     if constexpr (kIsFloat<T>) {
       v = compare_floats(static_cast<double>(e), static_cast<double>(a), tol);
     } else {
       v = compare_exact(static_cast<double>(e), static_cast<double>(a), e == a);
     }
-    if (v.abs_error > out.max_abs_error) {  // false for NaN
-      out.max_abs_error = v.abs_error;
-      out.max_abs_index = i;
-    }
-    if (v.rel_error > out.max_rel_error) {
-      out.max_rel_error = v.rel_error;
-      out.max_rel_index = i;
+    if (std::isnan(v.abs_error)) {  // NaN against a number: the summary says NaN
+      if (!std::isnan(out.max_abs_error)) {
+        out.max_abs_error = out.max_rel_error = v.abs_error;
+        out.max_abs_index = out.max_rel_index = i;
+      }
+    } else {
+      if (v.abs_error > out.max_abs_error) {  // false once the maximum is NaN
+        out.max_abs_error = v.abs_error;
+        out.max_abs_index = i;
+      }
+      if (v.rel_error > out.max_rel_error) {
+        out.max_rel_error = v.rel_error;
+        out.max_rel_index = i;
+      }
     }
     if (v.equal) continue;
     ++out.mismatch_count;
@@ -106,20 +114,26 @@ std::string index_text(int64_t flat_index, const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
-                               std::size_t max_listed) {
-  ArrayComparison out;
+ArrayComparer::ArrayComparer(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
+                             std::size_t max_listed)
+    : type_(expected.type), tolerance_(tolerance), max_listed_(max_listed) {
   if (expected.shape != actual.shape) {
-    out.whole_difference = "shape " + npy_shape_text(expected.shape) + " vs " + npy_shape_text(actual.shape);
-    return out;
+    result_.whole_difference = "shape " + npy_shape_text(expected.shape) + " vs " + npy_shape_text(actual.shape);
+    return;
   }
   if (expected.type != actual.type) {
-    out.whole_difference = "dtype " + expected.type.name() + " vs " + actual.type.name();
-    return out;
+    result_.whole_difference = "dtype " + expected.type.name() + " vs " + actual.type.name();
+    return;
   }
-  out.element_count = expected.element_count();
-  const auto run = [&]<class T>() { compare_elements<T>(expected, actual, tolerance, max_listed, out); };
-  const NpyType t = expected.type;
+  result_.element_count = expected.element_count();
+}
+
+void ArrayComparer::add(const uint8_t* expected, const uint8_t* actual, std::size_t bytes) {
+  const auto n = static_cast<int64_t>(bytes / type_.size);
+  const auto run = [&]<class T>() {
+    compare_elements<T>(expected, actual, next_index_, n, tolerance_, max_listed_, result_);
+  };
+  const NpyType t = type_;
   switch (t.kind) {
     case 'f':
       if (t.size == 2) run.operator()<Float16>();
@@ -140,7 +154,14 @@ ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual,
       break;
     default: run.operator()<uint8_t>(); break;  // bool: bytes 0 and 1
   }
-  return out;
+  next_index_ += n;
+}
+
+ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
+                               std::size_t max_listed) {
+  ArrayComparer comparer(expected, actual, tolerance, max_listed);
+  if (comparer.compares_elements()) comparer.add(expected.data.data(), actual.data.data(), expected.data.size());
+  return comparer.result();
 }
 
 }  // namespace nisa

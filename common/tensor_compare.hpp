@@ -2,7 +2,8 @@
 // section 1): float data within |a - e| <= atol + rtol * |e| (numpy allclose,
 // evaluated in float64), NaN equal to NaN, an infinity equal only to the same
 // infinity; integer and bool data exactly. A shape or dtype difference makes the
-// arrays differ without an element-wise comparison.
+// arrays differ without an element-wise comparison. ArrayComparer takes the
+// data in parts, so that `nisa diff` needs bounded memory for any file size.
 #pragma once
 #include <cstdint>
 #include <string>
@@ -31,14 +32,34 @@ struct ArrayComparison {
   std::string whole_difference;
   int64_t element_count = 0;
   int64_t mismatch_count = 0;
-  // Largest errors over all elements where neither side is NaN (equal
-  // infinities count as error 0); index -1 when there is no such element.
+  // Largest errors over all elements (equal infinities and NaN against NaN
+  // count as error 0); NaN, at the first such element, when one side only is
+  // NaN, so a summary never hides it. Index -1 when every error is 0.
   double max_abs_error = 0;
   int64_t max_abs_index = -1;
   double max_rel_error = 0;
   int64_t max_rel_index = -1;
   std::vector<ElementMismatch> first_mismatches;  // in C order, at most max_listed
   bool equal() const { return whole_difference.empty() && mismatch_count == 0; }
+};
+
+// The comparison fed in parts: whole elements of both arrays, in C order.
+class ArrayComparer {
+ public:
+  // `expected` and `actual` are headers (their data is not read).
+  ArrayComparer(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance, std::size_t max_listed = 10);
+  // False when the arrays differ as a whole: add() must not be called.
+  bool compares_elements() const { return result_.whole_difference.empty(); }
+  // The next bytes of each array's data, the same whole number of elements.
+  void add(const uint8_t* expected, const uint8_t* actual, std::size_t bytes);
+  const ArrayComparison& result() const { return result_; }
+
+ private:
+  NpyType type_;
+  CompareTolerance tolerance_;
+  std::size_t max_listed_;
+  int64_t next_index_ = 0;
+  ArrayComparison result_;
 };
 
 ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,

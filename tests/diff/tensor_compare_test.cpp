@@ -1,6 +1,8 @@
 // compare_arrays: the element rules of `nisa diff` (LANGUAGE.md section 1).
 #include <doctest/doctest.h>
 
+#include <cmath>
+
 #include <cstring>
 #include <limits>
 #include <vector>
@@ -48,7 +50,13 @@ TEST_CASE("floats: |a - e| <= atol + rtol * |e|, NaN equals NaN, inf only the sa
   CHECK(c.first_mismatches[1].actual == "inf");
   CHECK(c.first_mismatches[2].flat_index == 5);
   CHECK(c.first_mismatches[2].actual == "nan");
-  CHECK(c.max_abs_index == 4);  // -inf vs inf: infinite error
+  // 1 vs NaN at [5]: the largest error is NaN, not hidden behind the infinite
+  // one of -inf vs inf at [4] (issue 15: NaN against 0 reported "max abs error 0").
+  CHECK(std::isnan(c.max_abs_error));
+  CHECK(c.max_abs_index == 5);
+  const auto no_nan = compare_arrays(array_of<float>(kF32, {2}, {kNaN, -kInf}), array_of<float>(kF32, {2}, {kNaN, kInf}), {});
+  CHECK(no_nan.max_abs_index == 1);  // NaN against NaN is a match, error 0
+  CHECK(std::isinf(no_nan.max_abs_error));
   CHECK(compare_arrays(e, e, {0, 0}).equal());
 }
 

@@ -147,7 +147,13 @@ def main():
             f.write(open(e, "rb").read()[:-4])
         check("truncated data", [e, path("short.npy")], 2, stderr_has=["short.npy: error: data is 2396 bytes"])
         np.save(path("fortran.npy"), np.asfortranarray(base))
-        check("Fortran order", [e, path("fortran.npy")], 2, stderr_has=["Fortran-order"])
+        # LANGUAGE.md 3: a Fortran-order file is the array it holds.
+        check("Fortran order", [e, path("fortran.npy")], 0, stdout_has=["match: 600 float32"])
+        zero = np.zeros(4, np.float32)
+        with_nan = zero.copy()
+        with_nan[2] = np.nan
+        check("NaN against 0 is reported as NaN", [save("z.npy", zero), save("zn.npy", with_nan)], 1,
+              stdout_has=["max abs error nan at [2]"])
         np.save(path("obj.npy"), np.array([1, "a"], dtype=object), allow_pickle=True)
         check("object array", [e, path("obj.npy")], 2, stderr_has=["object arrays are not supported"])
         np.save(path("be.npy"), base.astype(">f4"))

@@ -5,6 +5,7 @@
 
 #include <bit>
 #include <cstdint>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <limits>
@@ -116,8 +117,6 @@ TEST_CASE("npy: every malformation is refused with FILE: error:") {
         "t.npy: error: header repeats key 'descr'");
   CHECK(error_of(npy_bytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), 'x': 1}", 4)) ==
         "t.npy: error: unexpected key 'x' in the header");
-  CHECK(error_of(npy_bytes(1, header("<f4", "(2, 3)", "True"), 24)) ==
-        "t.npy: error: Fortran-order arrays are not supported (save the array in C order)");
   CHECK(error_of(npy_bytes(1, header(">f4", "(1,)"), 4)) ==
         "t.npy: error: big-endian data is not supported (dtype '>f4')");
   CHECK(error_of(npy_bytes(1, header("|O", "(1,)"), 8)) == "t.npy: error: object arrays are not supported");
@@ -234,4 +233,60 @@ TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2) and
   nisa::save_tensor_npy(out, Dtype::fp8e5m2, {2}, std::vector<uint8_t>{0x7B, 0x01});
   CHECK(nisa::read_npy(out).data == f32_bytes({57344.0f, 0x1p-16f}));
   CHECK_THROWS_AS(nisa::save_tensor_npy(out, Dtype::f32, {2}, std::vector<uint8_t>(7)), std::invalid_argument);
+}
+
+// LANGUAGE.md section 3: a Fortran-order file holds the array column by column;
+// it is read as the array it holds, in C order. Bytes derived by hand: the
+// 2x3 array [[0, 1, 2], [3, 4, 5]] is stored as 0, 3, 1, 4, 2, 5 in Fortran
+// order, and the 2x2x2 array of value 100*i + 10*j + k has file order
+// (k slowest, i fastest): 0, 100, 10, 110, 1, 101, 11, 111.
+TEST_CASE("npy: Fortran-order arrays are read in C order") {
+  std::vector<uint8_t> bytes = npy_bytes(1, header("<f4", "(2, 3)", "True"), 0);
+  const std::vector<uint8_t> column_major = f32_bytes({0, 3, 1, 4, 2, 5});
+  bytes.insert(bytes.end(), column_major.begin(), column_major.end());
+  const NpyArray a = nisa::parse_npy(bytes, "t.npy");
+  CHECK(a.shape == std::vector<int64_t>{2, 3});
+  CHECK(!a.fortran_order);
+  CHECK(a.data == f32_bytes({0, 1, 2, 3, 4, 5}));
+
+  std::vector<uint8_t> cube = npy_bytes(1, header("<i2", "(2, 2, 2)", "True"), 0);
+  for (int v : {0, 100, 10, 110, 1, 101, 11, 111}) {
+    cube.push_back(static_cast<uint8_t>(v & 0xFF));
+    cube.push_back(static_cast<uint8_t>(v >> 8));
+  }
+  const NpyArray c = nisa::parse_npy(cube, "t.npy");
+  std::vector<uint8_t> expected;
+  for (int v : {0, 1, 10, 11, 100, 101, 110, 111}) {
+    expected.push_back(static_cast<uint8_t>(v & 0xFF));
+    expected.push_back(static_cast<uint8_t>(v >> 8));
+  }
+  CHECK(c.data == expected);
+
+  // Rank 0 and 1 are the same in both orders; through a file as nisa run reads it.
+  TempDir dir;
+  const std::string path = dir.file("f.npy");
+  {
+    std::FILE* f = std::fopen(path.c_str(), "wb");
+    REQUIRE(f != nullptr);
+    std::fwrite(bytes.data(), 1, bytes.size(), f);
+    std::fclose(f);
+  }
+  CHECK(nisa::load_tensor_npy(path, Dtype::f32, {2, 3}, "t", 1) == f32_bytes({0, 1, 2, 3, 4, 5}));
+  const std::vector<uint8_t> vector = npy_bytes(1, header("<f4", "(3,)", "True"), 12);
+  CHECK(nisa::parse_npy(vector, "t.npy").data == std::vector<uint8_t>(vector.end() - 12, vector.end()));
+}
+
+// LANGUAGE.md section 3: a NumPy bool array (descr '|b1', one byte 0 or 1 per
+// element) fills a u8 tensor; other integer tensors still need their own dtype.
+TEST_CASE("npy tensors: a bool array fills a u8 tensor") {
+  TempDir dir;
+  const std::string path = dir.file("b.npy");
+  nisa::write_npy(path, NpyArray{NpyType{'b', 1}, {2, 2}, {1, 0, 0, 1}});
+  CHECK(nisa::load_tensor_npy(path, Dtype::u8, {2, 2}, "m", 1) == std::vector<uint8_t>{1, 0, 0, 1});
+  try {
+    nisa::load_tensor_npy(path, Dtype::i8, {2, 2}, "m", 4);
+    FAIL("a bool array filled an i8 tensor");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) == path + ": error: dtype bool does not match tensor m declared i8 (line 4)");
+  }
 }

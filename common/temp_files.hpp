@@ -1,0 +1,30 @@
+// The temporary files a command has created and not yet renamed into place,
+// so that SIGINT, SIGTERM, SIGHUP and SIGPIPE remove them (issue 15: a killed
+// dump left 100+ MB `*.partial` files). The table is fixed-size and the
+// handler only calls unlink(2), signal(2) and raise(3), all async-signal-safe;
+// it then re-raises the signal with its default action, so the exit status
+// still says which signal ended nisa.
+#pragma once
+#include <string>
+
+namespace nisa {
+
+// Creates a new empty file next to `target` (same folder, so a rename is
+// atomic) with a name unique to this process ("DIR/.NAME.nisa-XXXXXX",
+// mkstemp(3)), registers it for removal on a signal, and returns its name and
+// an open descriptor. Throws InputError naming `user_path` (never the
+// temporary name) when the folder cannot hold it.
+struct TempFile {
+  std::string path;
+  int fd = -1;
+};
+TempFile create_temp_file_next_to(const std::string& target, const std::string& user_path);
+
+// The temporary file was renamed into place or removed: a signal must no
+// longer touch its name.
+void forget_temp_file(const std::string& path);
+
+// Removes the temporary file and forgets it.
+void remove_temp_file(const std::string& path);
+
+}  // namespace nisa
