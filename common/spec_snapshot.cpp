@@ -15,7 +15,7 @@ namespace nisa {
 namespace {
 
 // Bumped whenever a field list changes; the reader refuses other versions.
-constexpr uint64_t kSnapshotMagic = 0x3150414e53534e4eull;  // "NNSSNAP1"
+constexpr uint64_t kSnapshotMagic = 0x3250414e53534e4eull;  // "NNSSNAP2"
 
 template <class V> void fields(V& v, CostFormula::Step& s) { v(s.op), v(s.value), v(s.arity); }
 template <class V> void fields(V& v, CostFormula& f) { v(f.text), v(f.code); }
@@ -47,6 +47,7 @@ template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }
 template <class V> void fields(V& v, Spec& s) {
   v(s.format), v(s.name), v(s.archs), v(s.default_arch), v(s.partitions), v(s.engines), v(s.dtypes), v(s.enums), v(s.instructions),
+      v(s.nki_not_modeled),
       v(s.opcode_bits), v(s.slice_encoding), v(s.cost_constants), v(s.cross_engine_wait), v(s.id), v(s.json);
 }
 
