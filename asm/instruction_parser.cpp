@@ -47,6 +47,44 @@ void split_key_values(const std::vector<Token>& tokens, DiagnosticList& diags, i
   }
 }
 
+// "(keys: dst, data1, data2, op)", optional keys after "; optional:", so that
+// a key error teaches the instruction's whole signature.
+std::string accepted_keys(const InstructionSpec& is) {
+  std::string required, optional;
+  for (const auto& o : is.operands) {
+    std::string& list = o.required ? required : optional;
+    if (!list.empty()) list += ", ";
+    list += o.name;
+  }
+  if (optional.empty()) return " (keys: " + required + ")";
+  if (required.empty()) return " (optional keys: " + optional + ")";
+  return " (keys: " + required + "; optional: " + optional + ")";
+}
+
+// An unknown mnemonic: an nki.isa name that nisa does not model yet is said
+// to be one (a did-you-mean to a different instruction would mislead), a typo
+// gets the nearest name, modeled ones first.
+std::string unknown_instruction_message(const Spec& spec, std::string_view name) {
+  const std::string not_modeled = "an NKI 0.6 instruction that nisa does not model yet";
+  if (spec.is_nki_not_modeled(name)) {
+    std::string message(1, '\'');
+    message += name;
+    message += "' is " + not_modeled + " (`nisa isa` lists the modeled ones)";
+    return message;
+  }
+  std::vector<std::string> names;
+  for (const auto& is : spec.instructions) names.push_back(is.name);
+  names.insert(names.end(), spec.nki_not_modeled.begin(), spec.nki_not_modeled.end());
+  const std::string best = closest_name(name, names);
+  std::string message = "unknown instruction '" + std::string(name) + "'";
+  if (best.empty()) return message;
+  message += "; did you mean '";
+  message += best;
+  message += "'?";
+  if (spec.is_nki_not_modeled(best)) message += " (" + not_modeled + ")";
+  return message;
+}
+
 }  // namespace
 
 void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::vector<Token>& tokens, int line) {
@@ -59,9 +97,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   }
   const int spec_index = spec.find_instruction(mnemonic.text);
   if (spec_index < 0) {
-    std::vector<std::string> names;
-    for (const auto& is : spec.instructions) names.push_back(is.name);
-    diags.error(line, mnemonic.column, "unknown instruction '" + std::string(mnemonic.text) + "'" + did_you_mean(mnemonic.text, names));
+    diags.error(line, mnemonic.column, unknown_instruction_message(spec, mnemonic.text));
     return;
   }
   const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(spec_index)];
@@ -86,10 +122,12 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     if (op < 0) {
       std::vector<std::string> keys;
       for (const auto& o : is.operands) keys.push_back(o.name);
-      error(items[k].key_column(), "unknown key '" + std::string(items[k].key->text) + "' for " + is.name + did_you_mean(items[k].key->text, keys));
+      error(items[k].key_column(),
+            "unknown key '" + std::string(items[k].key->text) + "' for " + is.name + did_you_mean(items[k].key->text, keys) + accepted_keys(is));
     } else if (item_of[static_cast<std::size_t>(op)] >= 0) {
-      error(items[k].key_column(), "duplicated key '" + std::string(items[k].key->text) + "' (first given at column " +
-                                     std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column()) + ")");
+      error(items[k].key_column(), "duplicated key '" + std::string(items[k].key->text) + "', first given at column " +
+                                     std::to_string(items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(op)])].key_column()) +
+                                     accepted_keys(is));
     } else {
       item_of[static_cast<std::size_t>(op)] = static_cast<int>(k);
     }
@@ -105,7 +143,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     const OperandSpec& os = is.operands[i];
     Operand& o = ins.operands[i];
     if (item_of[i] < 0) {
-      if (os.required) error(mnemonic.column, "missing required key '" + os.name + "' for " + is.name);
+      if (os.required) error(mnemonic.column, "missing required key '" + os.name + "' for " + is.name + accepted_keys(is));
       set_default_operand(state, is, static_cast<int>(i), ins.operands, o);
       continue;
     }

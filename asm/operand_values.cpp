@@ -344,7 +344,15 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
           names.push_back(ev.name);
           names.insert(names.end(), ev.aliases.begin(), ev.aliases.end());
         }
-        throw SourceError{first.column, "unknown " + es.name + " value '" + std::string(first.text) + "' for " + key() + did_you_mean(first.text, names)};
+        // The values this operand accepts (its spec's allowed subset), by name.
+        std::string accepted;
+        for (std::size_t ev = 0; ev < es.values.size(); ++ev)
+          if (os.allows_enum_value(static_cast<int>(ev))) {
+            if (!accepted.empty()) accepted += ", ";
+            accepted += es.values[ev].name;
+          }
+        throw SourceError{first.column, "unknown " + es.name + " value '" + std::string(first.text) + "' for " + key() +
+                                            did_you_mean(first.text, names) + " (accepted: " + accepted + ")"};
       }
       o.state = OperandState::enumerated;
       o.integer = v;

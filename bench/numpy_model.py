@@ -172,7 +172,7 @@ class Simulator:
         return lambda: np.copyto(dst, vals.reshape(dst.shape).astype(dst.dtype))
 
     def nonzero_with_count(self, o):
-        """Seed 000, S4.1: only partitions 16k are read and written."""
+        """S4.1: only partitions 16k are read and written."""
         src, dst = self.view(o["src"]), self.view(o["dst"])
         p0, t = o["src"].dims[0][0], src.size // src.shape[0]
         rows = [r for r in range(src.shape[0]) if (p0 + r) % 16 == 0]
@@ -216,7 +216,7 @@ class Simulator:
         return run
 
     def range_select(self, o):
-        """Seed 003's NumPy equivalent."""
+        """The NumPy form of S4.4."""
         x = self.reader(o["on_true_tile"])
         p = x().shape[0]
         idx = (o["range_start"] + np.arange(x().shape[1])).astype(F32).reshape(1, -1)

@@ -674,6 +674,20 @@ void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timel
   if (spec.instructions.empty()) list.fail("no instructions");
 }
 
+// Optional list of nki.isa names not modeled yet. A name may not also be a
+// modeled instruction (the list goes stale when one is added: refuse it).
+void parse_nki_not_modeled(const Node& root, Spec& spec) {
+  if (!root.has("nki_instructions_not_modeled")) return;
+  Node list = root.at("nki_instructions_not_modeled");
+  for (std::size_t i = 0; i < list.size(); ++i) {
+    Node n = list.at(i);
+    std::string name = n.str();
+    if (spec.find_instruction(name) >= 0) n.fail("\"" + name + "\" is a modeled instruction");
+    if (spec.is_nki_not_modeled(name)) n.fail("\"" + name + "\" listed twice");
+    spec.nki_not_modeled.push_back(std::move(name));
+  }
+}
+
 }  // namespace
 
 Spec load_spec(std::string_view json_text) {
@@ -715,6 +729,7 @@ Spec load_spec(std::string_view json_text) {
       spec.cost_constants.emplace_back(it.key(), Node{it.value(), "/cost/" + it.key()}.number());
   const TimelineNames timeline = parse_timeline(cost.at("timeline"), spec);
   parse_instructions(root, spec, timeline);
+  parse_nki_not_modeled(root, spec);
   spec.json = j.dump();
   spec.id = spec_id_of(spec.json);
   return spec;

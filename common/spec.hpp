@@ -241,6 +241,9 @@ struct Spec {
   std::vector<DtypeSpec> dtypes;    // indexed by Dtype
   std::vector<EnumSpec> enums;
   std::vector<InstructionSpec> instructions;
+  // nki.isa (NKI 0.6) functions that nisa does not model yet: the assembler
+  // names them as such instead of suggesting a different instruction.
+  std::vector<std::string> nki_not_modeled;
   int opcode_bits = 0;
   SliceEncoding slice_encoding;
   PatternEncoding pattern_encoding;
@@ -253,6 +256,7 @@ struct Spec {
 
   int find_arch(std::string_view name) const;              // -1 if none
   int find_instruction(std::string_view name) const;       // -1 if none
+  bool is_nki_not_modeled(std::string_view name) const;
   int find_opcode(int opcode) const;                       // -1 if none
   int find_enum(std::string_view name) const;              // -1 if none
   std::optional<Dtype> find_dtype(std::string_view name_or_alias) const;

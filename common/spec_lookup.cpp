@@ -78,6 +78,12 @@ int Spec::find_instruction(std::string_view n) const {
   return -1;
 }
 
+bool Spec::is_nki_not_modeled(std::string_view n) const {
+  for (const auto& listed : nki_not_modeled)
+    if (same_name(listed, n)) return true;
+  return false;
+}
+
 int Spec::find_opcode(int opcode) const {
   for (std::size_t i = 0; i < instructions.size(); ++i)
     if (instructions[i].opcode == opcode) return static_cast<int>(i);

@@ -1,7 +1,7 @@
 // Estimated cost of one instruction (SEMANTICS S6), evaluated from the ISA
 // spec: the instruction's cost formula (or the first of its "cases" whose
 // operands all live in the named memory, e.g. tensor_copy_predicated's 2N when
-// src and predicate are both in SBUF, seed 001) plus its "extra_if_present"
+// src and predicate are both in SBUF, S4.2) plus its "extra_if_present"
 // terms (activation's MIN_II when reduce_res is read, S4.6). The formulas were
 // compiled when the spec was loaded; nothing here knows any instruction.
 #pragma once

@@ -89,7 +89,7 @@ struct Tracker {
 
   // S1.3/S3: `reduce`, or a reduce_res read, of a lane that holds no defined
   // value: never reset (either engine), or, on the Vector engine, last
-  // touched by an idle select_reduce/range_select (seed 002 warns hardware
+  // touched by an idle select_reduce/range_select (S3: NKI's select_reduce docstring warns hardware
   // may disturb the registers on idle).
   void check_accumulator(const Step& s) {
     if (s.accumulator == AccumulatorEngine::none) return;

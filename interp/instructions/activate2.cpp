@@ -1,5 +1,5 @@
 // activate2 dst, op, data, imm0, imm1, op0, op1, relu_param, reverse0,
-// reverse1, reduce_op, reduce_res, reduce_cmd (Scalar, v4+; seed 004, S4.5):
+// reverse1, reduce_op, reduce_res, reduce_cmd (Scalar, v4+; S4.5):
 // v = data; v = op0(v, imm0) (op0(imm0, v) if reverse0) unless bypass; the same
 // with op1/imm1; dst = op(v, relu_param). The float32 results (before the dst
 // cast) feed the Scalar accumulator with any of the five reduce ops (S3).

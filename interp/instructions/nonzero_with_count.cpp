@@ -1,4 +1,4 @@
-// nonzero_with_count dst, src, index_offset, padding_val (GpSimd; seed 000,
+// nonzero_with_count dst, src, index_offset, padding_val (GpSimd; S4.1,
 // S4.1). Only partitions whose physical number is a multiple of 16 are read
 // and written (GpSimd core k serves partition 16k); every other dst partition
 // is left untouched. Per served partition: the positions i with src != 0

@@ -1,6 +1,6 @@
 // range_select dst, on_true_tile, comp_op0, comp_op1, bound0, bound1,
 // reduce_cmd, reduce_res, reduce_op, range_start, on_false_value (Vector;
-// seed 003, S4.4): idx = float32(range_start + i); keep = comp_op0(idx,
+// S4.4): idx = float32(range_start + i); keep = comp_op0(idx,
 // bound0[p]) and comp_op1(idx, bound1[p]); out = keep ? x : on_false_value;
 // the maximum feeds the Vector accumulator (S3).
 //
@@ -84,7 +84,7 @@ void decode_range_select(const DecodeContext& c, Step& s) {
   stream_tiles(c, s, c.tile("dst"), {on_true});
   s.scalar[0] = c.partition_scalar("bound0", 0.0f);
   s.scalar[1] = c.partition_scalar("bound1", 0.0f);
-  s.scalar[2].value = c.scalar("on_false_value");  // fp32.min (seed 003); not per partition
+  s.scalar[2].value = c.scalar("on_false_value");  // fp32.min (S4.4); not per partition
   s.compare0 = compare_op(c, "comp_op0");
   s.compare1 = compare_op(c, "comp_op1");
   s.int0 = c.integer("range_start");

@@ -1,5 +1,5 @@
 // select_reduce dst, predicate, on_true, on_false, reduce_res, reduce_cmd,
-// reduce_op, reverse_pred (Vector; seed 002, S4.3):
+// reduce_op, reverse_pred (Vector; S4.3):
 // result = where(predicate != 0 (reversed: == 0), on_true, on_false[p]),
 // written to dst; its maximum feeds the Vector accumulator (S3).
 #include <bit>

@@ -1,4 +1,4 @@
-// tensor_copy_predicated dst, src, predicate, reverse_pred (Vector; seed 001,
+// tensor_copy_predicated dst, src, predicate, reverse_pred (Vector; S4.2,
 // S4.2). Where predicate != 0 (== 0 with reverse_pred) dst = src; elsewhere
 // dst keeps its bits. src and dst share a dtype, so the copy is of bits
 // (S2.1); a scalar src is converted to dst's dtype once (an integer scalar for

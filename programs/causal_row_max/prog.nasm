@@ -4,7 +4,7 @@
 ; kernels): a query tile of 128 rows is scored against the keys in 512-wide
 ; tiles, each tile is masked with range_select using per-row bounds, and the
 ; running row maximum is chained through the Vector accumulator across the key
-; tiles (seed 003, "chain multiple range_select operations"; S3, S4.4). The
+; tiles (NKI's range_select docstring: "chain multiple range_select operations"; S3, S4.4). The
 ; masked scores are kept (the next step of the kernel exponentiates them).
 ;
 ; Query row p sits at sequence position q = Q_START + p. Key k is visible when

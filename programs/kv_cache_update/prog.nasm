@@ -2,7 +2,7 @@
 ;
 ; Pattern: the cache-update step of NKI token-generation attention kernels: the
 ; new K/V entries of the current step are merged into the resident bf16 cache
-; in place, under a u8 mask, with tensor_copy_predicated (seed 001, S4.2), then
+; in place, under a u8 mask, with tensor_copy_predicated (S4.2), then
 ; slots past each sequence's new length are cleared with the scalar form of the
 ; same instruction (src=0.0, reverse_pred=true on the validity mask), so that a
 ; stale entry of an earlier, longer sequence in that row can not leak into

@@ -6,7 +6,7 @@
 ; PSUM, reset_reduce into the running row max). Here on_false is not one
 ; constant but a [P, 1] column, one value per query row: each row's attention
 ; sink logit, so a masked slot (and a row with no valid slot at all) falls back
-; to the sink instead of -inf (seed 002, S4.3; reduction S3).
+; to the sink instead of -inf (S4.3; reduction S3).
 ; The score block sits in PSUM (where the matmul would leave it), the u8 slot
 ; mask in SBUF (S4.3 forbids both in PSUM). Two 256-slot tiles chain their
 ; maxima through the Vector accumulator: reset_reduce, then reduce with

@@ -4,7 +4,7 @@
 ; router's 0/1 assignment mask [experts, tokens] (top-2 of 8 experts per token),
 ; each expert gets the indices of its tokens and their count, computed tile by
 ; tile with nonzero_with_count and index_offset = the tile's first token, so the
-; indices are global token ids (seed 000, S4.1; trn2, NeuronCore-v3+).
+; indices are global token ids (S4.1; trn2, NeuronCore-v3+).
 ; nonzero_with_count reads and writes only partition 16k (GpSimd core k's first
 ; partition), so expert e's mask row is loaded onto partition 16e and its results
 ; are read back from partition 16e; the other partitions are never touched.

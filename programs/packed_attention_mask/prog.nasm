@@ -11,7 +11,7 @@
 ; SBUF tile, and chains the row max through the Vector accumulator over the two
 ; 512-key tiles (S4.4, S3).
 ; The last 8 query rows are padding tokens with an empty range (kv_start =
-; kv_end = 0): their whole row is masked. This is seed 003's numerical-stability
+; kv_end = 0): their whole row is masked. This is S4.4's numerical-stability
 ; note: the masked bf16 scores are -inf (fp32.min does not fit bf16, S2.4), while
 ; the float32 row max is fp32.min, computed before the output cast (S3).
 ;   masked[p, k] = bf16(s[p, k]) if kv_start[p] <= k < kv_end[p] else -inf

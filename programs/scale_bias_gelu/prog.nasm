@@ -6,7 +6,7 @@
 ; Engine's activation, with the statistics a following norm or fp8 quantization
 ; needs reduced in the same pass). Rows are channels (partition = channel, one
 ; scale and one bias per partition as [P, 1] columns), the free dimension is
-; tokens, processed in two 512-token tiles. activate2 (seed 004, S4.5;
+; tokens, processed in two 512-token tiles. activate2 (S4.5;
 ; NeuronCore-v4, so .arch trn3) computes gelu(x * scale + bias) and chains the
 ; row sum through the Scalar accumulator (reduce_op add: reset_reduce, then
 ; reduce with reduce_res, S3); a second activate2 pass (op copy, both ALU

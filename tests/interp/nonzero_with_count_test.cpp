@@ -1,4 +1,4 @@
-// nonzero_with_count (seed 000, S4.1).
+// nonzero_with_count (S4.1).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -9,7 +9,7 @@
 using namespace nisa;
 using namespace nisa::test;
 
-TEST_CASE("nonzero_with_count: seed 000 example on partitions 16k, others untouched") {
+TEST_CASE("nonzero_with_count: S4.1 example on partitions 16k, others untouched") {
   TestMachine m;
   const int32_t src = m.sbuf("src", Dtype::f32, {128, 8});
   const int32_t dst = m.sbuf("dst", Dtype::i32, {128, 9});
@@ -21,7 +21,7 @@ TEST_CASE("nonzero_with_count: seed 000 example on partitions 16k, others untouc
   m.add("nonzero_with_count", {{"dst", m.whole(dst)}, {"src", m.whole(src)}, {"index_offset", integer(16)},
                                {"padding_val", integer(-1)}});
   m.run();
-  const int32_t expected[9] = {17, 18, 21, -1, -1, -1, -1, -1, 3};  // seed 000
+  const int32_t expected[9] = {17, 18, 21, -1, -1, -1, -1, -1, 3};  // S4.1
   for (int p = 0; p < 128; ++p)
     for (int i = 0; i < 9; ++i) {
       CAPTURE(p);

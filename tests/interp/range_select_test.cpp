@@ -1,4 +1,4 @@
-// range_select (seed 003, S4.4) and the numerical-stability note (S2.4, S3).
+// range_select (S4.4) and the numerical-stability note (S2.4, S3).
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -25,7 +25,7 @@ bool compare(const char* op, float a, float b) {
 
 }  // namespace
 
-TEST_CASE("range_select: every comparison pair against the seed's NumPy formula") {
+TEST_CASE("range_select: every comparison pair against the NumPy form of S4.4") {
   const char* ops[] = {"equal", "less", "less_equal", "greater", "greater_equal"};
   for (const char* op0 : ops)
     for (const char* op1 : ops) {
@@ -63,7 +63,7 @@ TEST_CASE("range_select: every comparison pair against the seed's NumPy formula"
     }
 }
 
-TEST_CASE("range_select: seed 003 example 2 chain (reset_reduce, reduce, reduce with reduce_res)") {
+TEST_CASE("range_select: NKI docstring example 2 chain (reset_reduce, reduce, reduce with reduce_res)") {
   // 2.a reset_reduce at range_start 0; 2.b x += 1, reduce at range_start + 64
   // (the tile width); 2.c x += 1, reduce at range_start + 128 with reduce_res.
   TestMachine m;

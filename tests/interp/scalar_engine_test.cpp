@@ -1,4 +1,4 @@
-// activation (S4.6), activate2 (seed 004, S4.5), the S5 functions and the
+// activation (S4.6), activate2 (S4.5), the S5 functions and the
 // Scalar accumulator (S1.3, S3).
 #include <doctest/doctest.h>
 
@@ -113,7 +113,7 @@ TEST_CASE("activation: dst = op(data*scale + bias) with a [P,1] scale, scalar bi
   }
 }
 
-TEST_CASE("activate2: seed 004 example gelu(2x + 0.5)") {
+TEST_CASE("activate2: NKI docstring example gelu(2x + 0.5)") {
   TestMachine m;
   const int32_t x = m.sbuf("x", Dtype::f32, {128, 32});
   const int32_t y = m.sbuf("y", Dtype::f32, {128, 32});

@@ -1,4 +1,4 @@
-// select_reduce (seed 002, S4.3) and the Vector accumulator (S1.3, S3).
+// select_reduce (S4.3) and the Vector accumulator (S1.3, S3).
 #include <doctest/doctest.h>
 
 #include <cstdint>

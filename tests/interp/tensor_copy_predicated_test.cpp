@@ -1,4 +1,4 @@
-// tensor_copy_predicated (seed 001, S4.2).
+// tensor_copy_predicated (S4.2).
 #include <doctest/doctest.h>
 
 #include <cstdint>

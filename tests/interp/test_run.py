@@ -1,8 +1,8 @@
 #!/usr/bin/python3
 """End-to-end tests of `nisa run` (LANGUAGE.md section 1): NumPy writes the
 input .npy files, nisa runs a .nasm (assembled in memory) or a .nbin, and the
-dumped outputs are compared with expectations computed here in NumPy from the
-seed documents and SEMANTICS.md. Also checks exit statuses (2 bad input,
+dumped outputs are compared with expectations computed here in NumPy from
+docs/SEMANTICS.md. Also checks exit statuses (2 bad input,
 3 runtime fault) and that a failed run leaves no .npy in the dump folder.
 
 usage: test_run.py PATH/TO/nisa
@@ -64,7 +64,7 @@ def npy_files(folder):
     return sorted(f for f in os.listdir(folder) if f.endswith(".npy")) if os.path.isdir(folder) else []
 
 
-# --- range_select, the LANGUAGE.md 2.3 example (seed 003, S4.4) -------------
+# --- range_select, the LANGUAGE.md 2.3 example (S4.4) -------------
 RANGE_SELECT = """\
 .arch trn2
 .hbm  x     f32 [128, 512] input
@@ -108,7 +108,7 @@ expect_run("range_select nbin strict", [path("range_select.nbin"), *inputs, "--s
 if exists(path("out_rs2/y.npy")):
     expect("range_select nbin y", np.array_equal(np.load(path("out_rs2/y.npy")), y_expected))
 
-# --- nonzero_with_count, seed 000 example; INIT values -----------------------
+# --- nonzero_with_count, S4.1 example; INIT values -----------------------
 NONZERO = """\
 .arch trn2
 .hbm  x   f32 [128, 8] input
@@ -127,14 +127,14 @@ r_expected = np.full((128, 9), 5, np.int32)
 for p in range(0, 128, 16):
     nz = [i + 16 for i in range(8) if xs[p, i] != 0 or np.isnan(xs[p, i])]
     r_expected[p] = nz + [-1] * (8 - len(nz)) + [len(nz)]
-expect("seed 000 row", list(r_expected[0]) == [17, 18, 21, -1, -1, -1, -1, -1, 3])
+expect("S4.1 row", list(r_expected[0]) == [17, 18, 21, -1, -1, -1, -1, -1, 3])
 prog = write("nonzero.nasm", NONZERO)
 expect_run("nonzero", [prog, "--input", f"x={save('nz.npy', xs)}", "--dump", path("out_nz")], 0)
 if exists(path("out_nz/r.npy")):
     expect("nonzero r", np.array_equal(np.load(path("out_nz/r.npy")), r_expected), str(np.load(path("out_nz/r.npy"))[:33:16]))
     expect("nonzero inout", np.array_equal(np.load(path("out_nz/fill.npy")), np.full((128, 9), 5, np.int32)))
 
-# --- activate2 (trn3; seed 004 example gelu(2x + 0.5)) with a bf16 output ----
+# --- activate2 (trn3; S4.5, NKI's example gelu(2x + 0.5)) with a bf16 output ----
 ACTIVATE2 = """\
 .arch trn3
 .hbm  x   f32 [64, 100] input
@@ -166,7 +166,7 @@ if exists(path("out_a2/y.npy")):
     s = np.load(path("out_a2/s.npy"))
     expect("activate2 sum", np.allclose(s[:, 0], ya.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-4))
 
-# --- select_reduce + tensor_copy_predicated (seeds 001, 002) ----------------
+# --- select_reduce + tensor_copy_predicated (S4.2, S4.3) ----------------
 SELECT = """\
 .arch trn2
 .hbm  x    f32 [128, 64] input

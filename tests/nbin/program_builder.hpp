@@ -111,7 +111,7 @@ struct ProgramBuilder {
   }
 };
 
-// A program with every instruction form the seed set has: whole and sliced
+// A program with every instruction form of S4: whole and sliced
 // views (with steps on HBM), float and int32 scalars, tensor-or-scalar in both
 // forms, present and absent optional operands, enums, bools, negative ints.
 inline Program sample_program(const Spec& spec) {

@@ -1,5 +1,5 @@
 // Cost formulas (compiled once from the spec) and the estimated cycles of each
-// instruction form, hand-derived from SEMANTICS S4/S6 and the seeds' cost
+// instruction form, hand-derived from SEMANTICS S4/S6 and NKI's cost
 // tables (MIN_II = 64, GPSIMD_STARTUP = 150, FIXED = 100, 64 DMA bytes/cycle).
 #include <doctest/doctest.h>
 
@@ -199,7 +199,7 @@ dma_copy dst=x[0:1, 0:16], src=a[0:1, 0:16]
   REQUIRE(c.size() == 25);
   CHECK(c[0] == 2048);  // S4.4 range_select max(MIN_II, N), N = 2048
   CHECK(c[1] == 64);    // N = 10 -> MIN_II
-  CHECK(c[2] == 4096);  // seed 001: src and predicate both in SBUF -> max(MIN_II, 2N)
+  CHECK(c[2] == 4096);  // S4.2: src and predicate both in SBUF -> max(MIN_II, 2N)
   CHECK(c[3] == 256);   // src in SBUF, predicate in PSUM -> max(MIN_II, N)
   CHECK(c[4] == 256);   // src in PSUM, predicate in SBUF -> max(MIN_II, N)
   CHECK(c[5] == 2048);  // scalar src: one tile input -> max(MIN_II, N)

@@ -374,7 +374,7 @@ def emit_select_reduce(b, s, c, cmd, with_res, store_dst=True):
 
 
 def range_select_operands(b, s, c, n, range_start):
-    """Bounds around the index window [range_start, range_start + n) (seed 003)."""
+    """Bounds around the index window [range_start, range_start + n) (S4.4)."""
     lo, hi = range_start - 4, range_start + n + 4
     b0, _ = b.column(s, c, lo, hi, "f32")
     b1, _ = b.column(s, c, lo, hi, "f32")

@@ -90,7 +90,7 @@ def chain_lanes(b, s, c):
 
 def block_vector_chain(b):
     """S3 chain on the Vector accumulator: reset_reduce, reduce..., reduce_res, with
-    other instructions (idle ones included) in between (seed 003 example 2)."""
+    other instructions (idle ones included) in between (S4.4; NKI's range_select docstring, example 2)."""
     s, c = b.lanes()
     b.emit(f"; vector accumulator chain on partitions {s}..{s + c - 1}")
     b.features.add("vector_chain")

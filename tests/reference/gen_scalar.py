@@ -1,4 +1,4 @@
-"""Random `activation` (S4.6) and `activate2` (seed 004) instructions on the
+"""Random `activation` (S4.6) and `activate2` (S4.5) instructions on the
 Scalar Engine. Inputs are chosen by evaluating the model's own pre-activation
 values: a function is used only on inputs inside its valid range (S5), and an
 add-reduction only over non-negative results (so reordering stays within rtol)."""
@@ -92,7 +92,7 @@ def stage_operand(b, s, c, op, positive, dtype):
 
 
 def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
-    """Seed 004's three stages; reduce_op any of the five (S3)."""
+    """S4.5's three stages; reduce_op any of the five (S3)."""
     positive = reduce_op == "add" and cmd in ("reduce", "reset_reduce")
     intended = b.pick(ACTIVATIONS)
     data, free, x = data_tile(b, s, c, positive, intended)

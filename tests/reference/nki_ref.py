@@ -1,9 +1,9 @@
 #!/usr/bin/python3
 """Independent NumPy reference model of the nisa machine.
 
-Written from the seed documents (../shared/seeds) and SEMANTICS.md, never from
-nisa's C++ code: one small function per instruction, each following its seed's
-NumPy equivalent. Usable as a library (run_program) or like `nisa run`:
+Written from NKI's instruction docstrings and docs/SEMANTICS.md, never from
+nisa's C++ code: one small function per instruction, each following the NumPy
+form of its rule (S4). Usable as a library (run_program) or like `nisa run`:
 
     nki_ref.py PROG.nasm [--input NAME=FILE.npy]... --dump DIR
 """
@@ -318,7 +318,7 @@ def iota_pattern(m, o):
 
 
 def nonzero_with_count(m, o):
-    """Seed 000: only partitions 16k are read and written; the rest of dst is unchanged."""
+    """S4.1: only partitions 16k are read and written; the rest of dst is unchanged."""
     src, dst = o["src"], o["dst"]
     values = ref_dtypes.decode_exact(m.dtype(src), m.read_raw(src, check=False))
     out = m.read_raw(dst, check=False).astype(np.int64)
@@ -334,7 +334,7 @@ def nonzero_with_count(m, o):
 
 
 def tensor_copy_predicated(m, o):
-    """Seed 001: dst = src where predicate (== 0 with reverse_pred); bits copied."""
+    """S4.2: dst = src where predicate (== 0 with reverse_pred); bits copied."""
     dst, src, pred = o["dst"], o["src"], o["predicate"]
     predicate = m.read_raw(pred) != 0
     if o["reverse_pred"]:
@@ -355,11 +355,11 @@ def tensor_copy_predicated(m, o):
 
 
 def select_reduce(m, o):
-    """Seed 002: result = np.where(predicate, on_true, on_false); max-reduce into the Vector acc."""
+    """S4.3: result = np.where(predicate, on_true, on_false); max-reduce into the Vector acc."""
     on_true = m.read(o["on_true"])
     predicate = m.read_raw(o["predicate"]) != 0
     if o["reverse_pred"]:
-        predicate = ~predicate  # logical not of the predicate (seed: "reverses the meaning")
+        predicate = ~predicate  # logical not of the predicate (NKI's docstring: "reverses the meaning")
     on_false = m.column(o["on_false"], on_true.shape[0])
     result = np.where(predicate, on_true, on_false).astype(F32)
     m.write(o["dst"], result)
@@ -367,12 +367,12 @@ def select_reduce(m, o):
 
 
 def range_select(m, o):
-    """Seed 003's NumPy equivalent, literally."""
+    """The NumPy form of S4.4 (NKI's range_select docstring), literally."""
     on_true_tile = m.read(o["on_true_tile"])
     range_start = o["range_start"]
     indices = np.zeros(on_true_tile.shape)
     indices[:] = range_start + np.arange(on_true_tile[0].size)
-    indices = indices.astype(F32)  # the comparison is done in FP32 (seed 003)
+    indices = indices.astype(F32)  # the comparison is done in FP32 (S4.4)
     bound0 = m.read(o["bound0"]).reshape(-1, 1)
     bound1 = m.read(o["bound1"]).reshape(-1, 1)
     mask = COMPARE[o["comp_op0"]](indices, bound0) & COMPARE[o["comp_op1"]](indices, bound1)
@@ -397,7 +397,7 @@ def activation(m, o):
 
 
 def activate2(m, o):
-    """Seed 004: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results."""
+    """S4.5: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results."""
     data = m.read(o["data"])
     p = data.shape[0]
     val = alu_stage(o["op0"], data, m.column(o["imm0"], p, o["op0"] != "bypass"), o["reverse0"])

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
-"""Self-tests of the NumPy reference model against the seeds' worked examples and
-hand-picked bit patterns (S2). Expected values come from the seed texts and
-SEMANTICS.md, derived by hand."""
+"""Self-tests of the NumPy reference model against the worked examples of NKI's
+docstrings (S4) and hand-picked bit patterns (S2). Expected values come from
+those examples and docs/SEMANTICS.md, derived by hand."""
 import os
 import sys
 import unittest
@@ -30,7 +30,7 @@ class Conversions(unittest.TestCase):
         self.assertEqual(bits("bf16", 1 + 3 * 2 ** -8), 0x3F82)      # tie -> even (up)
         self.assertEqual(bits("bf16", 1 + 2 ** -8 + 2 ** -20), 0x3F81)
 
-    def test_fp32_min_to_16_and_8_bit_floats_is_minus_inf(self):  # S2.4, seed 003
+    def test_fp32_min_to_16_and_8_bit_floats_is_minus_inf(self):  # S2.4, S4.4
         self.assertEqual(bits("bf16", FP32_MIN), 0xFF80)
         self.assertEqual(bits("f16", FP32_MIN), 0xFC00)
         self.assertEqual(bits("fp8e4m3", FP32_MIN), 0xF8)
@@ -73,8 +73,8 @@ class Conversions(unittest.TestCase):
         self.assertEqual(d.encode("u32", np.array([5e9], np.float32)).tolist(), [4294967295])
 
 
-class SeedExamples(unittest.TestCase):
-    def test_seed000_nonzero_with_count(self):
+class DocumentedExamples(unittest.TestCase):
+    def test_s4_1_nonzero_with_count(self):
         prog = """
 .arch trn2
 .hbm x f32 [1, 8] input
@@ -88,7 +88,7 @@ dma_copy dst=y, src=ty
         out, _ = run(prog, x=np.array([[0, 1, 1, 0, 0, 1, 0, 0]], np.float32))
         self.assertEqual(out["y"].tolist(), [[17, 18, 21, -1, -1, -1, -1, -1, 3]])
 
-    def test_seed000_only_partitions_16k_are_written(self):
+    def test_s4_1_only_partitions_16k_are_written(self):
         prog = """
 .arch trn2
 .hbm x i32 [32, 4] input
@@ -109,7 +109,7 @@ dma_copy dst=y, src=ty
         self.assertEqual(out["y"][1].tolist(), [7] * 5)
         self.assertEqual(out["y"][31].tolist(), [7] * 5)
 
-    def test_seed001_copy_predicated_keeps_false_lanes(self):
+    def test_s4_2_copy_predicated_keeps_false_lanes(self):
         prog = """
 .hbm y bf16 [2, 4] output
 .sbuf p u8 [2, 4]
@@ -124,7 +124,7 @@ dma_copy dst=y, src=t
         out, _ = run(prog)
         self.assertEqual(out["y"].tolist(), [[3.5, -1, -1, -1]] * 2)
 
-    def test_seed002_select_reduce_max(self):
+    def test_s4_3_select_reduce_max(self):
         prog = """
 .hbm x f32 [2, 3] input
 .hbm y f32 [2, 3] output
@@ -144,7 +144,7 @@ dma_copy dst=r, src=tr
         self.assertEqual(out["y"].tolist(), [[1, -5, 3], [-5, -8, 4]])
         self.assertEqual(out["r"].ravel().tolist(), [3, 4])
 
-    def test_seed003_chained_max(self):
+    def test_s4_4_chained_max(self):
         # Example 2: reset_reduce, then reduce twice after adding ones; reduce_res on the last.
         prog = """
 .hbm x f32 [2, 8] input
@@ -177,7 +177,7 @@ dma_copy dst=r, src=rr
         self.assertEqual(out["y"][1].tolist(), [FP32_MIN] * 8)
         self.assertEqual(out["y"][0].tolist(), [FP32_MIN] * 8)
 
-    def test_seed003_stability_note_bf16(self):  # S3: r from f32 results; dst bf16 holds -inf
+    def test_s4_4_stability_note_bf16(self):  # S3: r from f32 results; dst bf16 holds -inf
         prog = """
 .hbm y bf16 [1, 4] output
 .hbm r f32 [1, 1] output
@@ -195,7 +195,7 @@ dma_copy dst=r, src=rr
         self.assertTrue(np.all(np.isneginf(out["y"])))
         self.assertEqual(out["r"][0, 0], FP32_MIN)
 
-    def test_seed004_activate2_scale_bias_and_reductions(self):
+    def test_s4_5_activate2_scale_bias_and_reductions(self):
         prog = """
 .arch trn3
 .hbm x f32 [2, 3] input

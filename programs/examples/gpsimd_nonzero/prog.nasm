@@ -1,4 +1,4 @@
-; GpSimd Engine example: iota and nonzero_with_count (seed 000, S4.1).
+; GpSimd Engine example: iota and nonzero_with_count (S4.1).
 ; iota writes t[p, i] = i - 4 (zero at i = 4); nonzero_with_count lists, for
 ; partitions 0, 16, ..., 112 only, the indices of nonzero elements plus
 ; index_offset, pads with -1, and stores the count last. Other partitions of

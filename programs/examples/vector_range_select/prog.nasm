@@ -1,4 +1,4 @@
-; Vector Engine example: range_select (seed 003, S4.4).
+; Vector Engine example: range_select (S4.4).
 ; Keeps x[p, i] where lo[p] <= i < hi[p] (i = free index + range_start), puts
 ; fp32.min elsewhere, and writes each partition's maximum of the result to m
 ; through the Vector accumulator (reduce_cmd=reset_reduce, S3).
