@@ -18,7 +18,8 @@ v = rng.standard_normal((1, D)).astype(np.float32)
 m = rng.standard_normal((N, C)).astype(np.float32)
 # bf16 values held as float32 (LANGUAGE.md 3): round them first so the file is exact.
 x = ref_dtypes.round_to("bf16", rng.standard_normal((4, 8, 32)).astype(np.float32)).astype(np.float32)
-inputs = {"v": v, "m": m, "x": x}
+keep = rng.random((128, 16)) < 0.5  # NumPy bool: fills the u8 (bool) tensor (LANGUAGE.md 3)
+inputs = {"v": v, "m": m, "x": x, "keep": keep}
 work.save_inputs(inputs)
 out = work.reference_outputs(inputs)
 
@@ -28,3 +29,10 @@ assert_agrees("bcast", out["bcast"], bcast, rtol=0)
 assert_agrees("column", out["column"], m[:, 3].reshape(1, N), rtol=0)
 assert_agrees("perm", out["perm"], x.transpose(1, 0, 2), rtol=0)
 assert_agrees("mixed", out["mixed"], bcast[:, 0::2] - bcast[:, ::-1][:, : D // 2], rtol=0)
+
+ids = 1000 + 16 * np.arange(128)[:, None] + np.arange(16)[None, :]
+assert_agrees("ids", out["ids"], ids.astype(np.int32), rtol=0)
+hits = np.maximum((bcast[:, 0:16] == 0).astype(np.float32), bcast[:, 16:32])
+assert_agrees("hits", out["hits"], hits, rtol=0)
+assert_agrees("masked", out["masked"], (ids & np.where(keep, -1, 0) & 0xF0).astype(np.int32), rtol=0)
+assert_agrees("sums", out["sums"], hits.reshape(128, 4, 4).sum(axis=2), rtol=1e-6)

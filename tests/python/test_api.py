@@ -134,7 +134,7 @@ def test_profile_and_trace(tmp_path):
 
 def test_workload_program_matches_its_expected_outputs():
     folder = os.path.join(SOURCE, "programs", "nki_operands")
-    inputs = {n: np.load(os.path.join(folder, n + ".npy")) for n in ("v", "m", "x")}
+    inputs = {n: np.load(os.path.join(folder, n + ".npy")) for n in ("v", "m", "x", "keep")}
     out = nisa.run(os.path.join(folder, "prog.nasm"), inputs, strict=True)
     for name, array in out.items():
         np.testing.assert_array_equal(array, np.load(os.path.join(folder, "expected", name + ".npy")))
