@@ -102,13 +102,25 @@ std::vector<PendingFile> output_files(const Program& program, const Machine& mac
   return files;
 }
 
+// SBUF or PSUM in the arch's layout (LANGUAGE.md 1: 128 rows of the arch's
+// bytes per partition), from the machine's compact one.
+std::vector<uint8_t> arch_layout(const Machine& machine, Memory memory) {
+  const bool sbuf = memory == Memory::sbuf;
+  const auto used = static_cast<std::size_t>(sbuf ? machine.sbuf_partition_bytes : machine.psum_partition_bytes);
+  const auto row = static_cast<std::size_t>(sbuf ? machine.arch_sbuf_partition_bytes : machine.arch_psum_partition_bytes);
+  const uint8_t* data = sbuf ? machine.sbuf.data() : machine.psum.data();
+  std::vector<uint8_t> out(kLanes * row, 0);
+  for (std::size_t p = 0; p < kLanes; ++p) std::memcpy(out.data() + p * row, data + p * used, used);
+  return out;
+}
+
 std::vector<PendingFile> state_files(const Machine& machine, const std::string& dir) {
   auto bytes_of = [](const auto& array) {
     return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(array.data()), array.size() * sizeof(array[0]));
   };
   return {
-      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.sbuf_partition_bytes}, {machine.sbuf.data(), machine.sbuf.size()})},
-      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.psum_partition_bytes}, {machine.psum.data(), machine.psum.size()})},
+      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.arch_sbuf_partition_bytes}, arch_layout(machine, Memory::sbuf))},
+      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.arch_psum_partition_bytes}, arch_layout(machine, Memory::psum))},
       {dir + "/vector_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))},
       {dir + "/scalar_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))},
   };

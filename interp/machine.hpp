@@ -14,8 +14,10 @@ namespace nisa {
 
 inline constexpr int kLanes = 128;
 
-// A zero-filled byte buffer from calloc: the OS hands out zero pages lazily,
-// so a 32 MiB SBUF costs nothing until it is touched (fast start-up).
+// A zero-filled byte buffer from an anonymous mapping: the OS hands out zero
+// pages lazily, so a 32 MiB SBUF costs nothing until it is touched. Buffers of
+// 2 MiB and more ask for transparent huge pages (one fault per 2 MiB instead of
+// 512); where the kernel refuses, they stay ordinary pages.
 class ZeroedBytes {
  public:
   ZeroedBytes() = default;
@@ -25,16 +27,23 @@ class ZeroedBytes {
   std::size_t size() const { return size_; }
 
  private:
-  struct Free {
+  struct Unmap {
+    std::size_t size;  // no initializer: default-constructible inside the incomplete class
     void operator()(uint8_t* p) const;
   };
-  std::unique_ptr<uint8_t, Free> bytes_;
+  std::unique_ptr<uint8_t, Unmap> bytes_;
   std::size_t size_ = 0;
 };
 
 struct Machine {
+  // Internal partition strides: the bytes per partition the program's
+  // SBUF/PSUM tensors use (S1.1 sizes bound them; check_tensor), so a [128, 1]
+  // tile touches a few pages rather than one per partition. --dump-state
+  // writes the arch's layout (arch_*_partition_bytes) all the same.
   int64_t sbuf_partition_bytes = 0;
   int64_t psum_partition_bytes = 0;
+  int64_t arch_sbuf_partition_bytes = 0;
+  int64_t arch_psum_partition_bytes = 0;
   ZeroedBytes sbuf;                        // partition p at p * sbuf_partition_bytes
   ZeroedBytes psum;                        // partition p at p * psum_partition_bytes
   std::vector<std::vector<uint8_t>> hbm;   // indexed by tensor; empty for SBUF/PSUM tensors
