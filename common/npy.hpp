@@ -84,6 +84,16 @@ std::string npy_shape_text(const std::vector<int64_t>& shape);
 // and the fp8 types).
 NpyType npy_type_of(Dtype dtype);
 
+// True for the dtypes NumPy lacks (bf16, tf32, fp8), whose .npy form is
+// float32 rather than their own bits.
+bool travels_as_f32(Dtype dtype);
+// A tensor's storage from its .npy element data (npy_type_of(dtype), C
+// order): a copy, or each float32 rounded to nearest even (S2.2).
+std::vector<uint8_t> storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data);
+// The inverse (exact): writes raw.size() / dtype_size(dtype) elements of
+// npy_type_of(dtype) to `out`.
+void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out);
+
 // Reads `path` as the value of tensor `tensor_name` (declared with `dtype` and
 // `shape` on source line `decl_line`; a NumPy bool array fills a u8 tensor) and returns its raw bytes in nisa
 // storage (Element<dtype>::storage, C order, dtype_size(dtype) bytes each).

@@ -11,9 +11,7 @@
 #include "numbers.hpp"
 
 namespace nisa {
-namespace {
 
-// True for the dtypes whose .npy form is float32 rather than their own bits.
 bool travels_as_f32(Dtype dtype) {
   switch (dtype) {
     case Dtype::bf16:
@@ -24,6 +22,45 @@ bool travels_as_f32(Dtype dtype) {
     default: return false;
   }
 }
+
+std::vector<uint8_t> storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data) {
+  if (!travels_as_f32(dtype)) return std::vector<uint8_t>(data.begin(), data.end());
+  // Round each float32 to the tensor's dtype (S2.2).
+  const std::size_t count = data.size() / 4;
+  return dispatch_dtype(dtype, [&](auto e) {
+    using E = decltype(e);
+    using S = typename E::storage;
+    std::vector<uint8_t> raw(count * sizeof(S));
+    for (std::size_t i = 0; i < count; ++i) {
+      float x;
+      std::memcpy(&x, data.data() + 4 * i, 4);
+      const S s = E::from_f32(x);
+      std::memcpy(raw.data() + sizeof(S) * i, &s, sizeof(S));
+    }
+    return raw;
+  });
+}
+
+void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out) {
+  if (!travels_as_f32(dtype)) {
+    if (!raw.empty()) std::memcpy(out, raw.data(), raw.size());
+    return;
+  }
+  // Widening to float32 is exact for every one of these dtypes.
+  dispatch_dtype(dtype, [&](auto e) {
+    using E = decltype(e);
+    using S = typename E::storage;
+    const std::size_t count = raw.size() / sizeof(S);
+    for (std::size_t i = 0; i < count; ++i) {
+      S s;
+      std::memcpy(&s, raw.data() + sizeof(S) * i, sizeof(S));
+      const float x = E::to_f32(s);
+      std::memcpy(out + 4 * i, &x, 4);
+    }
+  });
+}
+
+namespace {
 
 std::string declared_shape_text(const std::vector<int64_t>& shape) {
   std::string s = "[";
@@ -65,21 +102,7 @@ std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const
   if (array.type.kind == 'b')  // NumPy writes 0 and 1; any other byte is true too
     for (uint8_t& b : array.data) b = b != 0;
   if (!travels_as_f32(dtype)) return std::move(array.data);
-
-  // Round each float32 to the tensor's dtype (S2.2).
-  const std::size_t count = array.data.size() / 4;
-  return dispatch_dtype(dtype, [&](auto e) {
-    using E = decltype(e);
-    using S = typename E::storage;
-    std::vector<uint8_t> raw(count * sizeof(S));
-    for (std::size_t i = 0; i < count; ++i) {
-      float x;
-      std::memcpy(&x, array.data.data() + 4 * i, 4);
-      const S s = E::from_f32(x);
-      std::memcpy(raw.data() + sizeof(S) * i, &s, sizeof(S));
-    }
-    return raw;
-  });
+  return storage_from_npy_data(dtype, array.data);
 }
 
 std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw) {
@@ -88,22 +111,8 @@ std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& 
     throw std::invalid_argument("encode_tensor_npy: " + std::to_string(raw.size()) + " bytes for " +
                                 std::to_string(count) + " elements of " + std::string(dtype_name(dtype)));
   NpyArray array{npy_type_of(dtype), shape, {}};
-  if (!travels_as_f32(dtype)) {
-    array.data.assign(raw.begin(), raw.end());
-  } else {
-    // Widening to float32 is exact for every one of these dtypes.
-    array.data.resize(count * 4);
-    dispatch_dtype(dtype, [&](auto e) {
-      using E = decltype(e);
-      using S = typename E::storage;
-      for (std::size_t i = 0; i < count; ++i) {
-        S s;
-        std::memcpy(&s, raw.data() + sizeof(S) * i, sizeof(S));
-        const float x = E::to_f32(s);
-        std::memcpy(array.data.data() + 4 * i, &x, 4);
-      }
-    });
-  }
+  array.data.resize(count * array.type.size);
+  npy_data_from_storage(dtype, raw, array.data.data());
   return encode_npy(array);
 }
 

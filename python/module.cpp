@@ -7,7 +7,6 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
-#include <cstring>
 #include <map>
 #include <string>
 #include <vector>
@@ -19,7 +18,6 @@
 #include "lanes.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
-#include "numbers.hpp"
 #include "profile_report.hpp"
 #include "spec.hpp"
 #include "tensor_init.hpp"
@@ -49,9 +47,6 @@ NativeProgram decode_binary(const py::bytes& data, const std::string& file) {
   const std::string bytes = data;
   return NativeProgram{decode_program(active_spec(), std::vector<uint8_t>(bytes.begin(), bytes.end()), file)};
 }
-
-// bf16, tf32 and the fp8 types travel as float32 (LANGUAGE.md 3, 4).
-bool travels_as_f32(Dtype dtype) { return dtype != Dtype::f32 && npy_type_of(dtype) == NpyType{'f', 4}; }
 
 // NumPy's kind and size of a buffer's element type ('b' for bool).
 NpyType buffer_type(const py::buffer_info& info) {
@@ -95,21 +90,12 @@ std::vector<uint8_t> storage_from_array(const TensorDecl& d, const py::buffer& a
       throw InputError(where + "the array is not C-contiguous (use numpy.ascontiguousarray)");
     expected_stride *= shape[k];
   }
-  const auto count = static_cast<std::size_t>(element_count(d.shape));
   const auto* src = static_cast<const uint8_t*>(info.ptr);
-  if (!travels_as_f32(d.dtype)) return std::vector<uint8_t>(src, src + count * dtype_size(d.dtype));
-  return dispatch_dtype(d.dtype, [&](auto e) {  // S2.2: round to nearest even
-    using E = decltype(e);
-    using S = typename E::storage;
-    std::vector<uint8_t> raw(count * sizeof(S));
-    for (std::size_t i = 0; i < count; ++i) {
-      float x;
-      std::memcpy(&x, src + 4 * i, 4);
-      const S s = E::from_f32(x);
-      std::memcpy(raw.data() + sizeof(S) * i, &s, sizeof(S));
-    }
-    return raw;
-  });
+  const std::size_t bytes = static_cast<std::size_t>(element_count(d.shape)) * want.size;
+  std::vector<uint8_t> raw = storage_from_npy_data(d.dtype, std::span(src, bytes));  // S2.2 rounding where needed
+  if (bool_into_u8)
+    for (uint8_t& b : raw) b = b != 0;
+  return raw;
 }
 
 py::dtype numpy_dtype(Dtype dtype) {
@@ -121,22 +107,7 @@ py::dtype numpy_dtype(Dtype dtype) {
 py::array array_from_storage(const TensorDecl& d, const std::vector<uint8_t>& raw) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
   py::array out(numpy_dtype(d.dtype), shape);
-  auto* dst = static_cast<uint8_t*>(out.mutable_data());
-  const auto count = static_cast<std::size_t>(element_count(d.shape));
-  if (!travels_as_f32(d.dtype)) {
-    if (!raw.empty()) std::memcpy(dst, raw.data(), raw.size());
-    return out;
-  }
-  dispatch_dtype(d.dtype, [&](auto e) {  // widening to float32 is exact
-    using E = decltype(e);
-    using S = typename E::storage;
-    for (std::size_t i = 0; i < count; ++i) {
-      S s;
-      std::memcpy(&s, raw.data() + sizeof(S) * i, sizeof(S));
-      const float x = E::to_f32(s);
-      std::memcpy(dst + 4 * i, &x, 4);
-    }
-  });
+  npy_data_from_storage(d.dtype, raw, static_cast<uint8_t*>(out.mutable_data()));
   return out;
 }
 
