@@ -74,10 +74,10 @@ void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) 
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];
     if (d.memory != Memory::hbm || (d.role != Role::input && d.role != Role::inout)) continue;
-    std::vector<uint8_t>& bytes = machine.hbm[t];
+    const std::span<uint8_t> bytes = machine.hbm[t].bytes();
     const auto it = given.find(d.name);
     if (it != given.end()) {
-      bytes = load_tensor_npy(it->second, d.dtype, d.shape, d.name, d.line);
+      load_tensor_npy_into(it->second, d.dtype, d.shape, d.name, d.line, bytes);
     } else if (d.init != InitKind::none) {
       fill_from_init(d, bytes);
     } else {
@@ -87,9 +87,12 @@ void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) 
   }
 }
 
+// A file to write: `bytes`, then `tail` (the data of a dumped tensor whose
+// storage is its .npy data, written straight from its HBM buffer).
 struct PendingFile {
   std::string path;
   std::vector<uint8_t> bytes;
+  std::span<const uint8_t> tail = {};
 };
 
 std::vector<PendingFile> output_files(const Program& program, const Machine& machine, const std::string& dir) {
@@ -97,7 +100,12 @@ std::vector<PendingFile> output_files(const Program& program, const Machine& mac
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];
     if (d.memory != Memory::hbm || (d.role != Role::output && d.role != Role::inout)) continue;
-    files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, machine.hbm[t])});
+    const std::span<const uint8_t> storage = machine.hbm[t].bytes();
+    if (travels_as_f32(d.dtype)) {  // widened to float32 on the way out
+      files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, storage)});
+    } else {
+      files.push_back({dir + "/" + d.name + ".npy", encode_npy_header(npy_type_of(d.dtype), d.shape), storage});
+    }
   }
   return files;
 }
@@ -170,7 +178,8 @@ int command_run(const RunOptions& o) {
     for (PendingFile& f : state_files(machine, o.dump_state_dir)) files.push_back(std::move(f));
   for (std::size_t i = 0; i < files.size(); ++i)
     outputs.add_output(files[i].path,
-                       std::string_view(reinterpret_cast<const char*>(files[i].bytes.data()), files[i].bytes.size()),
+                       {std::string_view(reinterpret_cast<const char*>(files[i].bytes.data()), files[i].bytes.size()),
+                        std::string_view(reinterpret_cast<const char*>(files[i].tail.data()), files[i].tail.size())},
                        i < dump_count ? "--dump" : "--dump-state");
   std::optional<Timeline> timeline;
   std::string trace;

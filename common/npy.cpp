@@ -350,8 +350,14 @@ NpyArray read_npy(const std::string& path, const std::function<void(const NpyArr
 }
 
 std::vector<uint8_t> encode_npy(const NpyArray& array) {
-  std::string header = "{'descr': '" + array.type.descr() + "', 'fortran_order': False, 'shape': " +
-                       npy_shape_text(array.shape) + ", }";
+  std::vector<uint8_t> out = encode_npy_header(array.type, array.shape);
+  out.insert(out.end(), array.data.begin(), array.data.end());
+  return out;
+}
+
+std::vector<uint8_t> encode_npy_header(const NpyType& type, const std::vector<int64_t>& shape) {
+  std::string header = "{'descr': '" + type.descr() + "', 'fortran_order': False, 'shape': " +
+                       npy_shape_text(shape) + ", }";
   // Pad with spaces and end with a newline so the data starts at a multiple of 64.
   const std::size_t unpadded = 10 + header.size() + 1;
   header.append((64 - unpadded % 64) % 64, ' ');
@@ -363,7 +369,6 @@ std::vector<uint8_t> encode_npy(const NpyArray& array) {
   out.push_back(static_cast<uint8_t>(header.size() & 0xFF));
   out.push_back(static_cast<uint8_t>(header.size() >> 8));
   out.insert(out.end(), header.begin(), header.end());
-  out.insert(out.end(), array.data.begin(), array.data.end());
   return out;
 }
 

@@ -75,6 +75,8 @@ class NpyReader {
 
 // Version 1.0 bytes (header padded so the data starts at a multiple of 64).
 std::vector<uint8_t> encode_npy(const NpyArray& array);
+// The magic, version and header of such a file: its data follows.
+std::vector<uint8_t> encode_npy_header(const NpyType& type, const std::vector<int64_t>& shape);
 void write_npy(const std::string& path, const NpyArray& array);  // atomic
 
 // "(3, 4)", "(5,)", "()": a shape as NumPy prints it.
@@ -102,6 +104,11 @@ void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* o
 //   x.npy: error: shape (3, 5) does not match tensor x declared [3, 4] (line 3)
 std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
                                      const std::string& tensor_name, uint32_t decl_line);
+
+// load_tensor_npy into the tensor's storage (its exact size): a C-order file
+// of the tensor's own dtype is read straight into place, with no copy.
+void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
+                          const std::string& tensor_name, uint32_t decl_line, std::span<uint8_t> storage);
 
 // The .npy file (version 1.0) for a tensor of `dtype` and `shape` whose raw
 // bytes in nisa storage are `raw` (size must be the element count times

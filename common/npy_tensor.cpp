@@ -82,27 +82,57 @@ NpyType npy_type_of(Dtype dtype) {
   return NpyType{kind, static_cast<uint8_t>(dtype_size(dtype))};
 }
 
-std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
-                                     const std::string& tensor_name, uint32_t decl_line) {
+namespace {
+// The header checks of a tensor's .npy: dtype (bool for u8, LANGUAGE.md 3;
+// float32 for the travelling dtypes) and shape, naming both sides.
+void check_tensor_header(const NpyArray& header, const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
+                         const std::string& tensor_name, uint32_t decl_line) {
   const std::string tensor = "tensor " + tensor_name + " declared ";
   const std::string line = " (line " + std::to_string(decl_line) + ")";
+  const NpyType expected = npy_type_of(dtype);
+  const bool bool_for_u8 = dtype == Dtype::u8 && header.type == NpyType{'b', 1};
+  if (header.type != expected && !bool_for_u8) {
+    std::string message = "dtype " + header.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
+    if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
+    throw InputError(file_error(path, message));
+  }
+  if (header.shape != shape)
+    throw InputError(file_error(path, "shape " + npy_shape_text(header.shape) + " does not match " + tensor +
+                                          declared_shape_text(shape) + line));
+}
+
+void normalize_bools(std::span<uint8_t> data) {  // NumPy writes 0 and 1; any other byte is true too
+  for (uint8_t& b : data) b = b != 0;
+}
+}  // namespace
+
+std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
+                                     const std::string& tensor_name, uint32_t decl_line) {
   // Checked on the header, before the data is read.
-  NpyArray array = read_npy(path, [&](const NpyArray& header) {
-    const NpyType expected = npy_type_of(dtype);
-    const bool bool_for_u8 = dtype == Dtype::u8 && header.type == NpyType{'b', 1};  // LANGUAGE.md 3
-    if (header.type != expected && !bool_for_u8) {
-      std::string message = "dtype " + header.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
-      if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
-      throw InputError(file_error(path, message));
-    }
-    if (header.shape != shape)
-      throw InputError(file_error(path, "shape " + npy_shape_text(header.shape) + " does not match " + tensor +
-                                            declared_shape_text(shape) + line));
-  });
-  if (array.type.kind == 'b')  // NumPy writes 0 and 1; any other byte is true too
-    for (uint8_t& b : array.data) b = b != 0;
+  NpyArray array = read_npy(path, [&](const NpyArray& header) { check_tensor_header(header, path, dtype, shape, tensor_name, decl_line); });
+  if (array.type.kind == 'b') normalize_bools(array.data);
   if (!travels_as_f32(dtype)) return std::move(array.data);
   return storage_from_npy_data(dtype, array.data);
+}
+
+void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
+                          const std::string& tensor_name, uint32_t decl_line, std::span<uint8_t> storage) {
+  NpyReader reader(path);
+  const NpyArray& header = reader.header();
+  check_tensor_header(header, path, dtype, shape, tensor_name, decl_line);
+  if (header.fortran_order || travels_as_f32(dtype) || reader.data_bytes() != storage.size()) {
+    // Reordered or rounded on the way: through a copy.
+    const std::vector<uint8_t> bytes = load_tensor_npy(path, dtype, shape, tensor_name, decl_line);
+    if (bytes.size() != storage.size()) throw std::invalid_argument("load_tensor_npy_into: storage of the wrong size");
+    if (!bytes.empty()) std::memcpy(storage.data(), bytes.data(), bytes.size());
+    return;
+  }
+  // The file's bytes are the storage: read them straight into place.
+  std::size_t done = 0;
+  do {
+    done += reader.read_data(storage.data() + done, storage.size() - done);
+  } while (done < storage.size());
+  if (header.type.kind == 'b') normalize_bools(storage);
 }
 
 std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw) {

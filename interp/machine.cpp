@@ -44,7 +44,7 @@ Machine make_machine(const Spec& spec, const Program& program) {
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];
     if (d.memory == Memory::hbm)
-      m.hbm[t].assign(static_cast<std::size_t>(element_count(d.shape)) * dtype_size(d.dtype), 0);
+      m.hbm[t] = ZeroedBytes(static_cast<std::size_t>(element_count(d.shape)) * dtype_size(d.dtype));
   }
   m.vector_accumulator.fill(-std::numeric_limits<float>::infinity());
   m.scalar_accumulator.fill(0.0f);

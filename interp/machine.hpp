@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "program.hpp"
@@ -25,6 +26,8 @@ class ZeroedBytes {
   uint8_t* data() { return bytes_.get(); }
   const uint8_t* data() const { return bytes_.get(); }
   std::size_t size() const { return size_; }
+  std::span<uint8_t> bytes() { return {data(), size_}; }
+  std::span<const uint8_t> bytes() const { return {data(), size_}; }
 
  private:
   struct Unmap {
@@ -46,7 +49,9 @@ struct Machine {
   int64_t arch_psum_partition_bytes = 0;
   ZeroedBytes sbuf;                        // partition p at p * sbuf_partition_bytes
   ZeroedBytes psum;                        // partition p at p * psum_partition_bytes
-  std::vector<std::vector<uint8_t>> hbm;   // indexed by tensor; empty for SBUF/PSUM tensors
+  // Indexed by tensor; empty for SBUF/PSUM tensors. Zero pages until written:
+  // an input read from its file or an output never stored costs no zeroing.
+  std::vector<ZeroedBytes> hbm;
   std::array<float, kLanes> vector_accumulator{};  // S1.3: starts at -inf
   std::array<float, kLanes> scalar_accumulator{};  // S1.3: starts at 0
 };

@@ -6,7 +6,7 @@
 
 namespace nisa {
 
-void fill_from_init(const TensorDecl& t, std::vector<uint8_t>& bytes) {
+void fill_from_init(const TensorDecl& t, std::span<uint8_t> bytes) {
   const std::size_t size = dtype_size(t.dtype);
   const std::size_t count = bytes.size() / size;
   if (t.init == InitKind::iota) {

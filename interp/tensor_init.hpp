@@ -2,13 +2,13 @@
 // iota (row-major element index), in the tensor's dtype (S2.2, S2.3).
 #pragma once
 #include <cstdint>
-#include <vector>
+#include <span>
 
 #include "program.hpp"
 
 namespace nisa {
 
 // Overwrites `bytes` (the tensor's storage, already sized) with its INIT.
-void fill_from_init(const TensorDecl& t, std::vector<uint8_t>& bytes);
+void fill_from_init(const TensorDecl& t, std::span<uint8_t> bytes);
 
 }  // namespace nisa

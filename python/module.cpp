@@ -7,7 +7,9 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstring>
 #include <map>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -104,7 +106,7 @@ py::dtype numpy_dtype(Dtype dtype) {
 }
 
 // A new array holding a tensor's value (float32 for the travelling dtypes).
-py::array array_from_storage(const TensorDecl& d, const std::vector<uint8_t>& raw) {
+py::array array_from_storage(const TensorDecl& d, std::span<const uint8_t> raw) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
   py::array out(numpy_dtype(d.dtype), shape);
   npy_data_from_storage(d.dtype, raw, static_cast<uint8_t*>(out.mutable_data()));
@@ -133,9 +135,10 @@ void fill_inputs(const Program& program, const py::dict& inputs, Machine& machin
     if (!is_input(d)) continue;
     const auto it = given.find(d.name);
     if (it != given.end()) {
-      machine.hbm[t] = storage_from_array(d, it->second);
+      const std::vector<uint8_t> raw = storage_from_array(d, it->second);
+      if (!raw.empty()) std::memcpy(machine.hbm[t].data(), raw.data(), raw.size());
     } else if (d.init != InitKind::none) {
-      fill_from_init(d, machine.hbm[t]);
+      fill_from_init(d, machine.hbm[t].bytes());
     } else {
       throw InputError(program.file + ":" + std::to_string(d.line) + ": error: input tensor '" + d.name +
                        "' has no array in inputs and no '= INIT' in its declaration");
@@ -184,7 +187,7 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   }
   py::dict outputs;
   for (std::size_t t = 0; t < program.tensors.size(); ++t)
-    if (is_output(program.tensors[t])) outputs[py::str(program.tensors[t].name)] = array_from_storage(program.tensors[t], machine.hbm[t]);
+    if (is_output(program.tensors[t])) outputs[py::str(program.tensors[t].name)] = array_from_storage(program.tensors[t], machine.hbm[t].bytes());
   py::object report = py::none();
   if (profile) report = profile_rows(program, build_timeline(spec, program));
   return py::make_tuple(outputs, report);
