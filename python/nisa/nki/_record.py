@@ -26,7 +26,17 @@ PSUM_PARTITION_BYTES = 16384
 ALIGN = 64  # the assembler's alignment of automatic tensors (LANGUAGE.md 2.1)
 PARTITIONS = 128
 
-_RESERVED = {"inf", "nan", "iota", "true", "false"}
+# Names a tensor cannot take: the assembler reads them as numbers, booleans or
+# enumeration values (every name and alias of isa-spec/isa.json "enums").
+_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
+             "abs", "abs_max", "abs_min", "add", "amax", "amin", "arctan", "bitwise_and", "bitwise_or", "bitwise_xor",
+             "bypass", "copy", "dma", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
+             "gelu_apprx_sigmoid", "gelu_apprx_sigmoid_dx", "gelu_apprx_tanh", "gelu_dx", "gpsimd", "greater",
+             "greater_equal", "gt", "hwdge", "identity", "idle", "invert", "le", "left_shift", "less", "less_equal",
+             "log", "logical_and", "logical_or", "logical_xor", "lt", "max", "maximum", "min", "minimum", "mish", "mul",
+             "multiply", "ne", "none", "not_equal", "power", "prelu", "reciprocal", "reduce", "relu", "reset",
+             "reset_reduce", "right_shift", "rsqrt", "scalar", "sigmoid", "sign", "silu", "silu_dx", "sin", "skip",
+             "softplus", "sqrt", "square", "sub", "subtract", "swdge", "sync", "tanh", "tensor", "unknown", "vector"}
 
 
 active = None  # the Recording of the kernel call in progress
