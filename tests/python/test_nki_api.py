@@ -144,3 +144,11 @@ def test_tensor_names_avoid_every_enumeration_value():
         for value in values:
             for name in [value["name"]] + value.get("aliases", []):
                 assert name in _record._RESERVED, name
+
+
+def test_number_first_operators_and_tile_divisors():
+    x = np.random.default_rng(4).uniform(0.5, 4.0, (128, 32)).astype(np.float32)
+    one_minus, two_over, share = views.scalar_first(x)
+    np.testing.assert_array_equal(one_minus, 1.0 - x)
+    np.testing.assert_allclose(two_over, 2.0 / x, rtol=1e-6)
+    np.testing.assert_allclose(share, x / x.sum(axis=1, keepdims=True), rtol=1e-5)

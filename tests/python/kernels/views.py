@@ -71,3 +71,16 @@ def psum_round_trip(x):
   nisa.activation(dst=p, op=nl.copy, data=nl.load(x))
   nl.store(out, value=p)
   return out
+
+
+@nki.jit
+def scalar_first(x):
+  """1 - x, 2 / x and x / column-sum: number-first operators (reverse0) and a tile divisor."""
+  one_minus = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm, name="one_minus")
+  two_over = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm, name="two_over")
+  share = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm, name="share")
+  t = nl.load(x)
+  nl.store(one_minus, value=1.0 - t)
+  nl.store(two_over, value=2.0 / t)
+  nl.store(share, value=t / nl.sum(t, axis=1))
+  return one_minus, two_over, share
