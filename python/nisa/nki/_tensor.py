@@ -185,10 +185,7 @@ class NkiTensor:
             raise recording().error("select with a tensor index (dynamic selection) is not modeled by nisa")
         key = [slice(None)] * self.ndim
         key[dim] = index
-        view = self[tuple(key)]
-        if self.storage.on_chip and dim == 0:
-            return view
-        return view
+        return self[tuple(key)]  # removes the dimension (an on-chip partition dimension stays, size 1)
 
     def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
         """NKI 0.6 `.ap`: `offset` (None = 0) is added to this view's offset."""

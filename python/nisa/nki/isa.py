@@ -10,7 +10,6 @@ import inspect
 import numbers
 from enum import Enum
 
-from . import _dtypes
 from . import language as nl
 from ._record import recording
 from ._tensor import NkiTensor
@@ -131,7 +130,7 @@ def enum_value(value):
     raise recording().error(f"{value!r} is not an operator, activation function or enum value nisa knows")
 
 
-def _value(rec, key, value):
+def _value(key, value):
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
     if key in ("pattern", "axis"):
@@ -187,7 +186,7 @@ def _make_instruction(mnemonic):
         returned = None
         if bound["dst"] is None:
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
-        record = [(key, _value(rec, key, bound[key])) for key in names
+        record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
         rec.emit(mnemonic, record, writes)
         return returned if returned is not None else bound["dst"]
