@@ -6,7 +6,6 @@ import os
 import sys
 
 import numpy as np
-import pytest
 
 import nisa
 import nisa.nki

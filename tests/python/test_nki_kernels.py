@@ -1,7 +1,6 @@
 """Public NKI kernels, re-expressed as NKI 0.6 files under kernels/, run
 through nisa.nki.install() unchanged and compared with the NumPy goldens of
 their public tests (issue 14)."""
-import math
 import os
 import sys
 
