@@ -1,0 +1,218 @@
+"""nisa.nki: a stand-in for NKI 0.6's `nki`, `nki.isa` and `nki.language`
+(LANGUAGE.md 4), so that an existing NKI kernel runs on nisa unchanged.
+
+    import nisa.nki
+    nisa.nki.install()          # registers the modules nki, nki.isa, nki.language
+    import nki, nki.isa as nisa, nki.language as nl
+
+    @nki.jit
+    def kernel(a, b): ...
+    c = kernel(a_np, b_np)      # NumPy in, NumPy out
+
+Calling a kernel runs its Python once, recording every nki.isa and
+nki.language call into a .nasm program (loops unrolled; each instruction
+carries the kernel's file:line), then assembles and runs that program in this
+process. `to_nasm(kernel, *args)` returns the recorded text.
+"""
+import inspect
+import os
+import sys
+import types
+
+import numpy as np
+
+from .. import Error
+from .. import run as _run_program
+from . import _dtypes, _record
+from . import isa, language
+from ._tensor import NkiTensor
+
+__all__ = ["install", "jit", "simulate", "to_nasm", "run", "Kernel", "isa", "language"]
+
+_PLATFORMS = {"trn1": "trn1", "inf2": "inf2", "gen2": "trn1", "trn2": "trn2", "gen3": "trn2", "trn3": "trn3",
+              "gen4": "trn3"}
+
+
+class Kernel:
+    """A kernel decorated with @nki.jit."""
+
+    def __init__(self, fn, platform_target=None, arch=None, strict=False, **options):
+        self.fn = fn
+        self.target = arch or platform_target
+        self.strict = strict
+        self.options = options  # mode=, debug_kernel=, ...: NKI options with no meaning here
+        self.__name__ = getattr(fn, "__name__", "kernel")
+        self.__doc__ = getattr(fn, "__doc__", None)
+        self.__wrapped__ = fn
+
+    def __getitem__(self, grid):
+        if grid not in (1, (1,)):
+            raise Error(f"{self.__name__}: error: nisa.nki runs one NeuronCore (launch grid 1), not {grid!r}", 2)
+        return self
+
+    def __call__(self, *args, **kwargs):
+        return run(self, *args, **kwargs)
+
+    def arch(self):
+        target = self.target or os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE") or "trn2"
+        if target not in _PLATFORMS:
+            raise Error(f"{self.__name__}: error: unknown platform target '{target}' (trn1, inf2, trn2, trn3, gen2, gen3, "
+                        "gen4)", 2)
+        return _PLATFORMS[target]
+
+
+def jit(fn=None, **options):
+    """@nki.jit or @nki.jit(platform_target="trn1", strict=True, ...)."""
+    if fn is None:
+        return lambda f: jit(f, **options)
+    if isinstance(fn, Kernel):
+        return fn
+    return Kernel(fn, **options)
+
+
+def simulate(kernel):
+    """nki.simulate(kernel)(args): the kernel run on nisa."""
+    return kernel if isinstance(kernel, Kernel) else jit(kernel)
+
+
+class _Recorded:
+    def __init__(self, text, origins, inputs, outputs, structure, recording):
+        self.text, self.origins, self.inputs = text, origins, inputs
+        self.outputs, self.structure, self.recording = outputs, structure, recording
+
+
+def _record_call(kernel, args, kwargs):
+    kernel = jit(kernel)
+    fn = kernel.fn
+    try:
+        bound = inspect.signature(fn).bind(*args, **kwargs)
+    except TypeError as e:
+        raise Error(f"{kernel.__name__}: error: {e}", 2) from None
+    bound.apply_defaults()
+    rec = _record.Recording(kernel.__name__, inspect.getsourcefile(fn) or fn.__code__.co_filename, kernel.arch())
+    if _record.active is not None:
+        raise Error(f"{kernel.__name__}: error: a kernel cannot call another @nki.jit kernel", 2)
+    _record.active = rec
+    try:
+        call_args, params, inputs = {}, [], {}
+        for name, value in bound.arguments.items():
+            if isinstance(value, np.ndarray) or (hasattr(value, "__array__") and hasattr(value, "dtype") and
+                                                 hasattr(value, "shape")):
+                array = np.asarray(value)
+                dtype = _dtypes.canonical(array.dtype)
+                if dtype is None:
+                    raise Error(f"{kernel.__name__}: error: parameter '{name}': NumPy dtype {array.dtype} is not one "
+                                "nisa models (float32, float16, int8/16/32, uint8/16/32, bool)", 2)
+                if array.ndim == 0:
+                    raise Error(f"{kernel.__name__}: error: parameter '{name}': a 0-d array is not a tensor", 2)
+                storage = rec.new_storage("shared_hbm", dtype, array.shape, name, role="input")
+                params.append((storage, name))
+                inputs[storage] = array
+                call_args[name] = NkiTensor(storage)
+            else:
+                call_args[name] = value
+        for name, value in call_args.items():
+            bound.arguments[name] = value
+        result = fn(*bound.args, **bound.kwargs)
+        outputs, structure = _returned(rec, kernel, result)
+        for storage in outputs:
+            if storage.role == "input":
+                storage.role = "inout"
+            elif storage.role == "scratch":
+                storage.role = "output"
+        rec.place_on_chip()
+        rec.name_tensors(params, outputs)
+        text, origins = rec.text()
+    finally:
+        _record.active = None
+    return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec)
+
+
+def _returned(rec, kernel, result):
+    """The HBM tensors a kernel returns, in order, and the shape of the result."""
+    outputs = []
+
+    def walk(value):
+        if isinstance(value, NkiTensor):
+            if value.storage.buffer != "hbm" or not value.is_whole():
+                raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns whole HBM tensors",
+                                _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+            if value.storage not in outputs:
+                outputs.append(value.storage)
+            return ("tensor", value.storage)
+        if isinstance(value, (tuple, list)):
+            return (type(value), [walk(v) for v in value])
+        if value is None:
+            return ("none", None)
+        raise rec.error(f"kernel {kernel.__name__} returns a {type(value).__name__}; expected HBM tensors",
+                        _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+
+    return outputs, walk(result)
+
+
+def _rebuild(structure, arrays):
+    kind, value = structure
+    if kind == "tensor":
+        return arrays[value.name]
+    if kind == "none":
+        return None
+    return kind(_rebuild(s, arrays) for s in value)
+
+
+def _assemble(recorded):
+    """Assembles the recorded text; an assembler error is reported at the
+    kernel line the offending .nasm line came from."""
+    from .. import assemble
+    try:
+        return assemble(recorded.text, file="<recorded>")
+    except Error as e:
+        origin = recorded.origins[e.line - 1] if e.line and 0 < e.line <= len(recorded.origins) else None
+        if origin is None:
+            raise
+        first = e.message.splitlines()[0]
+        detail = first.split(" error: ", 1)[1] if " error: " in first else first
+        source = recorded.text.splitlines()[e.line - 1]
+        raise Error(f"{origin.prefix()} error: {detail}\n  recorded as: {source}", e.exit_status) from None
+
+
+def to_nasm(kernel, *args, **kwargs):
+    """The .nasm text a call of `kernel` with these arguments records."""
+    return _record_call(kernel, args, kwargs).text
+
+
+def run(kernel, *args, strict=None, profile=False, **kwargs):
+    """Calls `kernel` on nisa: NumPy arrays in, NumPy arrays out (a tuple if
+    it returns several). strict: the hazards become errors naming the
+    kernel's line (`nisa run --strict`); profile: also return the report of
+    nisa.run(profile=True)."""
+    kernel = jit(kernel)
+    recorded = _record_call(kernel, args, kwargs)
+    program = _assemble(recorded)
+    strict = kernel.strict if strict is None else strict
+    result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile)
+    arrays, report = result if profile else (result, None)
+    value = _rebuild(recorded.structure, arrays)
+    return (value, report) if profile else value
+
+
+class _TensorAnnotation:
+    """nki.typing.tensor[shape...]: an annotation only."""
+
+    def __class_getitem__(cls, item):
+        return cls
+
+
+def install():
+    """Registers nisa.nki as the modules `nki`, `nki.isa` and `nki.language`
+    (and `nki.language`'s NKI-era aliases), replacing any already imported."""
+    nki = types.ModuleType("nki", __doc__)
+    nki.__path__ = []  # a package, so that `import nki.isa` finds the submodules below
+    nki.jit, nki.simulate, nki.isa, nki.language = jit, simulate, isa, language
+    nki.Kernel = Kernel
+    nki.typing = types.ModuleType("nki.typing", "Type annotations of NKI kernels (no effect when recording).")
+    nki.typing.tensor = _TensorAnnotation
+    sys.modules["nki"] = nki
+    sys.modules["nki.typing"] = nki.typing
+    sys.modules["nki.isa"] = isa
+    sys.modules["nki.language"] = language
+    return nki

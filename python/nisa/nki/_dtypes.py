@@ -1,0 +1,65 @@
+"""NKI 0.6 dtypes as nisa knows them (LANGUAGE.md 2.2).
+
+A dtype in nisa.nki is NKI's spelling as a string (`nl.float32 == "float32"`),
+as NKI 0.6 declares `DType = str`. Kernels also pass NumPy dtypes and types
+(`np.float32`, `a.dtype`); `canonical` turns any of them into NKI's spelling
+and `nasm_name` into the .nasm one.
+"""
+import numpy as np
+
+# NKI spelling -> (.nasm name, bytes per element, NumPy dtype at the kernel
+# boundary). bf16/tf32/fp8 cross the boundary as float32 (LANGUAGE.md 4).
+TABLE = {
+    "float32": ("f32", 4, np.float32),
+    "bfloat16": ("bf16", 2, np.float32),
+    "float16": ("f16", 2, np.float16),
+    "tfloat32": ("tf32", 4, np.float32),
+    "float8_e4m3": ("fp8e4m3", 1, np.float32),
+    "float8_e4m3fn": ("fp8e4m3fn", 1, np.float32),
+    "float8_e5m2": ("fp8e5m2", 1, np.float32),
+    "int8": ("i8", 1, np.int8),
+    "int16": ("i16", 2, np.int16),
+    "int32": ("i32", 4, np.int32),
+    "uint8": ("u8", 1, np.uint8),
+    "uint16": ("u16", 2, np.uint16),
+    "uint32": ("u32", 4, np.uint32),
+    "bool_": ("u8", 1, np.bool_),
+}
+
+_ALIASES = {"bool": "bool_", "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "f32": "float32", "f16": "float16",
+            "i8": "int8", "i16": "int16", "i32": "int32", "u8": "uint8", "u16": "uint16", "u32": "uint32",
+            "tf32": "tfloat32", "fp8e4m3": "float8_e4m3", "fp8e4m3fn": "float8_e4m3fn", "fp8e5m2": "float8_e5m2"}
+
+
+def canonical(dtype):
+    """NKI's spelling of `dtype` (a string, NumPy dtype or type), or None if nisa has no such dtype."""
+    if isinstance(dtype, str):
+        name = _ALIASES.get(dtype, dtype)
+        return name if name in TABLE else None
+    try:
+        np_dtype = np.dtype(dtype)
+    except TypeError:
+        return None
+    if np_dtype == np.bool_:
+        return "bool_"
+    name = np_dtype.name
+    if name == "bfloat16":  # ml_dtypes
+        return "bfloat16"
+    return name if name in TABLE and TABLE[name][2] == np_dtype.type else None
+
+
+def nasm_name(dtype):
+    return TABLE[dtype][0]
+
+
+def size(dtype):
+    return TABLE[dtype][1]
+
+
+def is_float(dtype):
+    return nasm_name(dtype) in ("f32", "bf16", "f16", "tf32", "fp8e4m3", "fp8e4m3fn", "fp8e5m2")
+
+
+def boundary_numpy(dtype):
+    """The NumPy dtype of a kernel-boundary array holding `dtype` values."""
+    return np.dtype(TABLE[dtype][2])

@@ -1,0 +1,309 @@
+"""The recording of one kernel call: tensors declared, instructions issued,
+each with the kernel's Python file:line, then SBUF/PSUM placed and the whole
+written out as .nasm text (LANGUAGE.md 2, 4).
+
+A kernel runs once as plain Python; every nki.isa / nki.language call appends
+an Instruction here. Loops are Python loops, so they come out unrolled. Only
+when the kernel has returned are the on-chip tiles given addresses: each tile
+lives from the first to the last instruction that touches it, and a tile whose
+life is over gives its bytes to later ones (as NKI's allocator does), so a
+kernel that allocates a tile per loop iteration still fits.
+"""
+import linecache
+import numbers
+import os
+import re
+import sys
+
+from .. import Error
+from . import _dtypes
+
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # build/python/nisa
+
+# Per-partition bytes (isa-spec/isa.json "archs"); PSUM is 16 KiB on every arch.
+SBUF_PARTITION_BYTES = {"trn1": 196608, "inf2": 196608, "trn2": 229376, "trn3": 262144}
+PSUM_PARTITION_BYTES = 16384
+ALIGN = 64  # the assembler's alignment of automatic tensors (LANGUAGE.md 2.1)
+PARTITIONS = 128
+
+# Names a tensor cannot take: the assembler reads them as numbers, booleans or
+# enumeration values (every name and alias of isa-spec/isa.json "enums").
+_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
+             "abs", "abs_max", "abs_min", "add", "amax", "amin", "arctan", "bitwise_and", "bitwise_or", "bitwise_xor",
+             "bypass", "copy", "dma", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
+             "gelu_apprx_sigmoid", "gelu_apprx_sigmoid_dx", "gelu_apprx_tanh", "gelu_dx", "gpsimd", "greater",
+             "greater_equal", "gt", "hwdge", "identity", "idle", "invert", "le", "left_shift", "less", "less_equal",
+             "log", "logical_and", "logical_or", "logical_xor", "lt", "max", "maximum", "min", "minimum", "mish", "mul",
+             "multiply", "ne", "none", "not_equal", "power", "prelu", "reciprocal", "reduce", "relu", "reset",
+             "reset_reduce", "right_shift", "rsqrt", "scalar", "sigmoid", "sign", "silu", "silu_dx", "sin", "skip",
+             "softplus", "sqrt", "square", "sub", "subtract", "swdge", "sync", "tanh", "tensor", "unknown", "vector"}
+
+
+active = None  # the Recording of the kernel call in progress
+
+
+def recording():
+    """The kernel call being recorded; nki calls outside one are an error."""
+    if active is None:
+        raise Error("nisa.nki: error: nki.language and nki.isa calls record into a kernel: call them inside a function "
+                    "decorated with @nki.jit (after nisa.nki.install())", 2)
+    return active
+
+
+class Location:
+    __slots__ = ("file", "line", "column")
+
+    def __init__(self, file, line, column=None):
+        self.file, self.line, self.column = file, line, column
+
+    def prefix(self):
+        return f"{self.file}:{self.line}:" + (f"{self.column}:" if self.column else "")
+
+
+class Storage:
+    """One declared tensor: an HBM array (kernel parameter, output or scratch)
+    or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
+
+    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None):
+        self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
+        self.buffer = region if region in ("sbuf", "psum") else "hbm"
+        self.dtype = dtype  # NKI spelling
+        self.shape = tuple(shape)
+        self.created_at = created_at
+        self.hint = hint  # a name to start from
+        self.user_name = user_name  # nl.ndarray(name=...)
+        self.role = role  # for HBM: "input", "output", "inout", "scratch"
+        self.name = None  # given when the text is written
+        self.first_use = None  # instruction indexes
+        self.last_use = None
+        self.offset = None  # on chip: byte offset in each partition
+        self.written = False
+        self.fresh_result = None  # index of the one instruction that produced it (an op's return value)
+        self.aliased = False  # a view of it was taken: it can no longer be retargeted
+
+    @property
+    def on_chip(self):
+        return self.buffer in ("sbuf", "psum")
+
+    def partition_bytes(self):
+        n = 1
+        for d in self.shape[1:]:
+            n *= d
+        return n * _dtypes.size(self.dtype)
+
+
+class Instruction:
+    __slots__ = ("mnemonic", "args", "writes", "location")
+
+    def __init__(self, mnemonic, args, writes, location):
+        self.mnemonic = mnemonic
+        self.args = args  # list of [key, value]; tensor values are NkiTensor views
+        self.writes = writes  # the keys whose tensors it writes
+        self.location = location
+
+
+class Recording:
+    def __init__(self, kernel_name, kernel_file, arch):
+        self.kernel_name = kernel_name
+        self.kernel_file = kernel_file
+        self.arch = arch
+        self.storages = []
+        self.instructions = []
+
+    # --- where the kernel is -------------------------------------------------
+    def location(self):
+        """The kernel's source position of the call being recorded: the
+        innermost frame in the kernel's file, else the innermost one outside
+        the nisa package (a helper the kernel calls)."""
+        frame = sys._getframe(1)
+        outside = None
+        while frame is not None:
+            filename = frame.f_code.co_filename
+            if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
+                if filename == self.kernel_file:
+                    return _frame_location(frame)
+                if outside is None:
+                    outside = frame
+            frame = frame.f_back
+        return _frame_location(outside) if outside is not None else Location(self.kernel_file, 1)
+
+    def error(self, message, location=None):
+        """A nisa.Error naming the kernel's file and line (LANGUAGE.md 4)."""
+        location = location or self.location()
+        return Error(f"{location.prefix()} error: {message}", 2)
+
+    # --- what the kernel does ------------------------------------------------
+    def new_storage(self, region, dtype, shape, hint, user_name="", role=None):
+        location = self.location()
+        buffer = region if region in ("sbuf", "psum") else "hbm"
+        if buffer in ("sbuf", "psum"):
+            if len(shape) < 1 or not 1 <= shape[0] <= PARTITIONS:
+                raise self.error(f"an {buffer} tile's first dimension is its partitions, 1 to {PARTITIONS}; got shape "
+                                 f"{tuple(shape)}", location)
+        if any((not isinstance(d, int)) or d < 1 for d in shape):
+            raise self.error(f"shape {tuple(shape)}: dimensions must be positive integers", location)
+        storage = Storage(region, dtype, shape, location, _assigned_name(location) or hint, user_name, role)
+        self.storages.append(storage)
+        return storage
+
+    def emit(self, mnemonic, args, writes=("dst",)):
+        """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
+        index = len(self.instructions)
+        instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
+        for key, value in instruction.args:
+            storage = getattr(value, "storage", None)
+            if storage is None:
+                continue
+            if storage.first_use is None:
+                storage.first_use = index
+            storage.last_use = index
+            if key in writes:
+                storage.written = True
+            elif storage.fresh_result is not None:
+                storage.fresh_result = None  # read: its value is now needed where it is
+        self.instructions.append(instruction)
+        return instruction
+
+    # --- the program ---------------------------------------------------------
+    def place_on_chip(self):
+        """Gives every on-chip tile used by an instruction a byte offset.
+        A tile takes fresh space while there is some (so strict mode still sees
+        bytes never written), then the space of tiles whose last use is over."""
+        for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
+            tiles = [s for s in self.storages if s.buffer == buffer and s.first_use is not None]
+            tiles.sort(key=lambda s: (s.first_use, self.storages.index(s)))
+            live, high_water = [], 0
+            for tile in tiles:
+                size = -(-tile.partition_bytes() // ALIGN) * ALIGN
+                live = [t for t in live if t.last_use >= tile.first_use]
+                if high_water + size <= capacity:
+                    tile.offset = high_water
+                    high_water += size
+                else:
+                    tile.offset = _first_fit(live, size, capacity)
+                    if tile.offset is None:
+                        used = sum(-(-t.partition_bytes() // ALIGN) * ALIGN for t in live)
+                        raise self.error(f"{buffer} is full: this {tile.shape} {tile.dtype} tile needs {size} bytes per "
+                                         f"partition and {len(live)} live tiles hold {used} of {capacity}",
+                                         tile.created_at)
+                live.append(tile)
+
+    def name_tensors(self, params, outputs):
+        """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
+        out0, out1, ... in return order, tiles their user name or a hint."""
+        taken = set()
+
+        def claim(wanted):
+            base = _identifier(wanted)
+            name, n = base, 1
+            while name in taken or name in _RESERVED:
+                name = f"{base}_{n}"
+                n += 1
+            taken.add(name)
+            return name
+
+        for storage, param in params:
+            storage.name = claim(param)
+        for i, storage in enumerate(outputs):
+            if storage.name is None:
+                storage.name = claim(storage.user_name or f"out{i}")
+        for storage in self.storages:
+            if storage.name is None:
+                storage.name = claim(storage.user_name or storage.hint)
+
+    def text(self):
+        """The .nasm program and, per text line (1-based), the Location it came from."""
+        lines, origins = [], []
+
+        def add(line, origin=None):
+            lines.append(line)
+            origins.append(origin)
+
+        add(f"; recorded by nisa.nki from kernel {self.kernel_name}")
+        add(f".arch {self.arch}")
+        add(f'.file "{_file_directive_name(self.kernel_file)}"')
+        for s in self.storages:
+            if s.buffer == "hbm":
+                if s.first_use is None and s.role == "scratch":
+                    continue
+                shape = ", ".join(str(d) for d in s.shape)
+                add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
+        for s in self.storages:
+            if s.on_chip and s.first_use is not None:
+                shape = ", ".join(str(d) for d in s.shape)
+                add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
+        for instruction in self.instructions:
+            add(f".loc {instruction.location.line}")
+            args = ", ".join(f"{key}={render_value(value)}" for key, value in instruction.args)
+            add(f"{instruction.mnemonic} {args}", instruction.location)
+        return "\n".join(lines) + "\n", origins
+
+
+_ASSIGNMENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
+
+
+def _assigned_name(location):
+    """`a_tile` from the kernel line `a_tile = nl.ndarray(...)`: tiles are
+    named after the variable they are assigned to, where there is one."""
+    match = _ASSIGNMENT.match(linecache.getline(location.file, location.line))
+    return match.group(1) if match else None
+
+
+def _first_fit(live, size, capacity):
+    start = 0
+    for t in sorted(live, key=lambda t: t.offset):
+        if t.offset - start >= size:
+            return start
+        start = max(start, t.offset + -(-t.partition_bytes() // ALIGN) * ALIGN)
+    return start if capacity - start >= size else None
+
+
+def _identifier(text):
+    out = "".join(c if c.isalnum() or c == "_" else "_" for c in str(text)) or "t"
+    return out if not out[0].isdigit() else "t" + out
+
+
+def _file_directive_name(path):
+    """`.file` takes a quoted name without quotes or comment characters."""
+    if all(32 <= ord(c) < 127 and c not in '";#' for c in path):
+        return path
+    base = os.path.basename(path)
+    return base if all(32 <= ord(c) < 127 and c not in '";#' for c in base) else "kernel.py"
+
+
+def _frame_location(frame):
+    line, column = frame.f_lineno, None
+    try:  # Python 3.11+: the column of the call being made
+        positions = list(frame.f_code.co_positions())
+        position = positions[frame.f_lasti // 2]
+        if position[0] is not None:
+            line = position[0]
+        if position[2] is not None:
+            column = position[2] + 1
+    except (AttributeError, IndexError):
+        pass
+    return Location(frame.f_code.co_filename, line, column)
+
+
+def render_value(value):
+    """A parameter value in .nasm syntax (LANGUAGE.md 2.3)."""
+    if hasattr(value, "render"):
+        return value.render()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        return value
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(render_value(v) for v in value) + "]"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    x = float(value)
+    if x == -3.4028234663852886e38:
+        return "fp32.min"
+    if x == 3.4028234663852886e38:
+        return "fp32.max"
+    if x != x:
+        return "nan"
+    if x in (float("inf"), float("-inf")):
+        return "inf" if x > 0 else "-inf"
+    return repr(x)

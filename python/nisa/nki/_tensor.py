@@ -1,0 +1,368 @@
+"""NkiTensor: a view of a declared tensor (NKI 0.6 `nki.language.NkiTensor`).
+
+A view is the tensor it looks at, an element offset and a list of
+[stride, count] pairs (NKI's access pattern, `get_pattern()`); every view
+operation (indexing, `ds`, `ap`, `reshape`, `broadcast`, `select`, ...) makes
+a new view and copies nothing. In the recorded text a view is a slice of the
+declared tensor where one says the same (`x[0:128, 512:1024]`), else an
+access pattern with the offset counted from the tensor's start
+(`x.ap(pattern=[[512, 128], [1, 64]], offset=K)`, LANGUAGE.md 2.3).
+"""
+import numbers
+
+from . import _dtypes
+from ._record import recording
+
+
+class DynSlice:
+    """nl.ds(start, size): `size` elements from `start`."""
+
+    __slots__ = ("start", "size")
+
+    def __init__(self, start, size):
+        self.start, self.size = start, size
+
+    def __repr__(self):
+        return f"ds({self.start}, {self.size})"
+
+
+def _row_major(shape):
+    strides, n = [], 1
+    for d in reversed(shape):
+        strides.append(n)
+        n *= d
+    return list(reversed(strides))
+
+
+def _is_int(x):
+    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+
+
+class NkiTensor:
+    __array_ufunc__ = None  # NumPy scalars defer to our operators (np.float32(2) * t)
+
+    def __init__(self, storage, offset=0, pattern=None):
+        self.storage = storage
+        self.offset = offset
+        self.pattern = [list(p) for p in pattern] if pattern is not None else \
+            [[s, n] for s, n in zip(_row_major(storage.shape), storage.shape)]
+
+    # --- what it is ----------------------------------------------------------
+    @property
+    def shape(self):
+        return tuple(n for _, n in self.pattern)
+
+    @property
+    def strides(self):
+        return tuple(s for s, _ in self.pattern)
+
+    @property
+    def dtype(self):
+        return self.storage.dtype
+
+    @property
+    def buffer(self):
+        return self.storage.region
+
+    @property
+    def name(self):
+        return self.storage.user_name or self.storage.hint
+
+    @property
+    def ndim(self):
+        return len(self.pattern)
+
+    @property
+    def size(self):
+        n = 1
+        for d in self.shape:
+            n *= d
+        return n
+
+    def partitions(self):
+        return self.shape[0] if self.shape else 1
+
+    def elements_per_partition(self):
+        n = 1
+        for d in self.shape[1:]:
+            n *= d
+        return n
+
+    def get_pattern(self):
+        return [list(p) for p in self.pattern]
+
+    def is_contiguous(self):
+        dims = self.pattern[1:] if self.storage.on_chip else self.pattern
+        expected = 1
+        for stride, count in reversed(dims):
+            if count != 1 and stride != expected:
+                return False
+            expected *= count
+        return True
+
+    def is_indirect(self):
+        return False
+
+    def is_whole(self):
+        return self.offset == 0 and self.pattern == [[s, n] for s, n in zip(_row_major(self.storage.shape),
+                                                                             self.storage.shape)]
+
+    def __repr__(self):
+        return f"NkiTensor({self.render() if self.storage.name else self.name}, shape={self.shape}, dtype={self.dtype}, " \
+               f"buffer={self.buffer})"
+
+    def _view(self, offset, pattern):
+        self.storage.aliased = True
+        return NkiTensor(self.storage, offset, pattern)
+
+    # --- views ---------------------------------------------------------------
+    def __getitem__(self, key):
+        rec = recording()
+        if not isinstance(key, tuple):
+            key = (key,)
+        if sum(1 for k in key if k is Ellipsis) > 1:
+            raise rec.error("an index can only have a single ellipsis ('...')")
+        if Ellipsis in [k for k in key if k is Ellipsis]:
+            at = next(i for i, k in enumerate(key) if k is Ellipsis)
+            key = key[:at] + (slice(None),) * (self.ndim - len(key) + 1) + key[at + 1:]
+        if len(key) > self.ndim:
+            raise rec.error(f"too many indices: {len(key)} for a tensor of shape {self.shape}")
+        key = key + (slice(None),) * (self.ndim - len(key))
+        offset, pattern = self.offset, []
+        for dim, (k, (stride, count)) in enumerate(zip(key, self.pattern)):
+            if _is_int(k):
+                index = int(k) + count if k < 0 else int(k)
+                if not 0 <= index < count:
+                    raise rec.error(f"index {int(k)} is out of bounds for dimension {dim} of size {count} "
+                                    f"(tensor shape {self.shape})")
+                offset += index * stride
+                if dim == 0 and self.storage.on_chip:
+                    pattern.append([stride, 1])  # the partition dimension stays (NKI 0.6)
+                continue
+            if isinstance(k, DynSlice):
+                if not (_is_int(k.start) and _is_int(k.size)):
+                    raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
+                k = slice(int(k.start), int(k.start) + int(k.size))
+            if not isinstance(k, slice):
+                if isinstance(k, NkiTensor):
+                    raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
+                raise rec.error(f"index {k!r} of dimension {dim}: expected an int, a slice or nl.ds(start, size)")
+            step = 1 if k.step is None else k.step
+            if not _is_int(step) or step < 1:
+                raise rec.error(f"slice step {step!r} of dimension {dim}: must be a positive integer")
+            start = 0 if k.start is None else k.start
+            stop = count if k.stop is None else k.stop
+            if not (_is_int(start) and _is_int(stop)):
+                raise rec.error(f"slice {start!r}:{stop!r} of dimension {dim}: bounds must be integers")
+            start = start + count if start < 0 else start
+            stop = stop + count if stop < 0 else stop
+            if not 0 <= start < stop <= count:
+                raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
+                                f"(tensor shape {self.shape})")
+            offset += start * stride
+            pattern.append([stride * step, -(-(stop - start) // int(step))])
+        if not pattern:
+            pattern = [[1, 1]]
+        return self._view(offset, pattern)
+
+    def __setitem__(self, key, value):
+        from . import language
+        target = self[key]
+        if isinstance(value, NkiTensor):
+            language.assign(target, value)
+        elif isinstance(value, numbers.Number):
+            language.fill(target, value)
+        else:
+            raise recording().error(f"cannot assign a {type(value).__name__} to a tensor")
+
+    def slice(self, dim, start, end, step=1):
+        key = [slice(None)] * self.ndim
+        key[dim] = slice(start, end, step)
+        return self[tuple(key)]
+
+    def select(self, dim, index):
+        if not _is_int(index):
+            raise recording().error("select with a tensor index (dynamic selection) is not modeled by nisa")
+        key = [slice(None)] * self.ndim
+        key[dim] = index
+        return self[tuple(key)]  # removes the dimension (an on-chip partition dimension stays, size 1)
+
+    def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
+        """NKI 0.6 `.ap`: `offset` (None = 0) is added to this view's offset."""
+        rec = recording()
+        if scalar_offset is not None or vector_offset is not None:
+            raise rec.error(".ap with scalar_offset/vector_offset (indirect access) is not modeled by nisa")
+        if dtype is not None and _dtypes.canonical(dtype) != self.dtype:
+            raise rec.error(".ap with another dtype (a reinterpreting view) is not modeled by nisa")
+        if not pattern or any(len(p) != 2 or not _is_int(p[0]) or not _is_int(p[1]) or p[1] < 1 for p in pattern):
+            raise rec.error(f".ap pattern {pattern!r}: expected [[stride, count], ...] with integer strides and "
+                            "positive counts")
+        if offset is not None and not _is_int(offset):
+            raise rec.error(f".ap offset {offset!r}: expected an integer")
+        start = self.offset + (int(offset) if offset is not None else 0)
+        low = start + sum((n - 1) * s for s, n in pattern if s < 0)
+        high = start + sum((n - 1) * s for s, n in pattern if s > 0)
+        total = 1
+        for d in self.storage.shape:
+            total *= d
+        if low < 0 or high >= total:
+            raise rec.error(f".ap(pattern={[list(p) for p in pattern]}, offset={start}) reaches element "
+                            f"{low if low < 0 else high}, outside the {total} elements of the tensor "
+                            f"(shape {self.storage.shape})")
+        if self.storage.on_chip:
+            per_partition = total // self.storage.shape[0]
+            if pattern[0][0] != per_partition:
+                raise rec.error(f".ap on an {self.storage.buffer} tile: the first pair is the partition dimension and "
+                                f"its stride must be the tile's elements per partition ({per_partition}), "
+                                f"not {pattern[0][0]}")
+        return self._view(start, [[int(s), int(n)] for s, n in pattern])
+
+    def reshape(self, shape):
+        rec = recording()
+        shape = _infer_shape(rec, shape, self.size)
+        if self.storage.on_chip:
+            if shape[0] != self.shape[0]:
+                raise rec.error(f"reshape of an on-chip tile keeps the partition dimension: {self.shape} -> {shape}")
+            if not self.is_contiguous():
+                raise rec.error(f"reshape {self.shape} -> {shape}: the view's free dimensions are not contiguous")
+            return self._view(self.offset, [self.pattern[0]] + [[s, n] for s, n in zip(_row_major(shape[1:]), shape[1:])])
+        if not self.is_contiguous():
+            raise rec.error(f"reshape {self.shape} -> {shape}: the view is not contiguous")
+        return self._view(self.offset, [[s, n] for s, n in zip(_row_major(shape), shape)])
+
+    def permute(self, dims):
+        rec = recording()
+        if sorted(dims) != list(range(self.ndim)):
+            raise rec.error(f"permute {tuple(dims)}: not a permutation of the {self.ndim} dimensions")
+        if self.storage.on_chip and dims[0] != 0:
+            raise rec.error("permute of an on-chip tile keeps the partition dimension first")
+        return self._view(self.offset, [self.pattern[d] for d in dims])
+
+    def broadcast(self, dim, size):
+        rec = recording()
+        dim = dim + self.ndim if dim < 0 else dim
+        if not 0 <= dim < self.ndim or self.shape[dim] != 1:
+            raise rec.error(f"broadcast({dim}, {size}): the dimension must exist and have size 1 (shape {self.shape})")
+        if self.storage.on_chip and dim == 0:
+            raise rec.error("an on-chip tile cannot be broadcast along its partition dimension; broadcast the HBM "
+                            "source of its load instead")
+        pattern = self.get_pattern()
+        pattern[dim] = [0, int(size)]
+        return self._view(self.offset, pattern)
+
+    def broadcast_to(self, shape):
+        rec = recording()
+        shape = tuple(shape)
+        if len(shape) != self.ndim:
+            raise rec.error(f"broadcast_to {shape}: must have the rank of {self.shape}")
+        view = self
+        for dim, (have, want) in enumerate(zip(self.shape, shape)):
+            if have != want:
+                if have != 1:
+                    raise rec.error(f"broadcast_to {shape}: dimension {dim} of size {have} is not 1")
+                view = view.broadcast(dim, want)
+        return view
+
+    def expand_dim(self, dim):
+        rec = recording()
+        if self.storage.on_chip and dim == 0:
+            raise rec.error("expand_dim: an on-chip tile keeps its partition dimension first")
+        pattern = self.get_pattern()
+        pattern.insert(dim, [1, 1])
+        return self._view(self.offset, pattern)
+
+    def squeeze_dim(self, dim):
+        rec = recording()
+        if self.shape[dim] != 1 or (self.storage.on_chip and dim == 0):
+            raise rec.error(f"squeeze_dim({dim}): needs a free dimension of size 1 (shape {self.shape})")
+        pattern = self.get_pattern()
+        del pattern[dim]
+        return self._view(self.offset, pattern)
+
+    def reshape_dim(self, dim, shape):
+        rec = recording()
+        stride, count = self.pattern[dim]
+        shape = _infer_shape(rec, shape, count)
+        pattern = self.get_pattern()
+        pattern[dim:dim + 1] = [[stride * s, n] for s, n in zip(_row_major(shape), shape)]
+        return self._view(self.offset, pattern)
+
+    def flatten_dims(self, start_dim, end_dim):
+        rec = recording()
+        dims = self.pattern[start_dim:end_dim + 1]
+        for (outer, _), (inner, count) in zip(dims, dims[1:]):
+            if outer != inner * count:
+                raise rec.error(f"flatten_dims({start_dim}, {end_dim}): the dimensions are not contiguous")
+        total = 1
+        for _, n in dims:
+            total *= n
+        pattern = self.get_pattern()
+        pattern[start_dim:end_dim + 1] = [[dims[-1][0], total]]
+        return self._view(self.offset, pattern)
+
+    # --- the .nasm operand ---------------------------------------------------
+    def render(self):
+        s = self.storage
+        declared = _row_major(s.shape)
+        if len(self.pattern) == len(s.shape):
+            parts, rest, whole = [], self.offset, True
+            for dim, ((stride, count), size, unit) in enumerate(zip(self.pattern, s.shape, declared)):
+                start, rest = divmod(rest, unit)
+                step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
+                if start >= size or step is None or (step != 1 and dim == 0 and s.on_chip) or \
+                        start + (count - 1) * step >= size:
+                    break
+                whole = whole and start == 0 and step == 1 and count == size
+                stop = start + (count - 1) * step + 1
+                parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
+            else:
+                if whole:
+                    return s.name
+                return f"{s.name}[{', '.join(parts)}]"
+        pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
+        return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset})"
+
+    # --- arithmetic: nki.language's element-wise calls ------------------------
+    def _op(self, name, other, reverse=False):
+        from . import language
+        fn = getattr(language, name)
+        return fn(other, self) if reverse else fn(self, other)
+
+    def __add__(self, other): return self._op("add", other)
+    def __radd__(self, other): return self._op("add", other, True)
+    def __sub__(self, other): return self._op("subtract", other)
+    def __rsub__(self, other): return self._op("subtract", other, True)
+    def __mul__(self, other): return self._op("multiply", other)
+    def __rmul__(self, other): return self._op("multiply", other, True)
+    def __truediv__(self, other): return self._op("divide", other)
+    def __rtruediv__(self, other): return self._op("divide", other, True)
+    def __pow__(self, other): return self._op("power", other)
+
+    def __neg__(self):
+        from . import language
+        return language.negative(self)
+
+
+def _slice_text(k):
+    text = f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}"
+    return text + (f":{k.step}" if k.step not in (None, 1) else "")
+
+
+def _infer_shape(rec, shape, total):
+    shape = [int(d) for d in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    if shape.count(-1) > 1:
+        raise rec.error(f"shape {tuple(shape)}: at most one -1")
+    known = 1
+    for d in shape:
+        if d != -1:
+            known *= d
+    if -1 in shape:
+        if known == 0 or total % known:
+            raise rec.error(f"cannot reshape {total} elements into {tuple(shape)}")
+        shape[shape.index(-1)] = total // known
+    product = 1
+    for d in shape:
+        product *= d
+    if product != total or any(d < 1 for d in shape):
+        raise rec.error(f"cannot reshape {total} elements into {tuple(shape)}")
+    return tuple(shape)
