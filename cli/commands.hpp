@@ -25,6 +25,7 @@ struct RunOptions {
   bool strict = false;
   bool profile = false;
   std::string trace_file;
+  bool phase_times = false;  // print where the run's time went (stderr), for scripts/bench-e2e
 };
 
 struct DiffOptions {

@@ -56,6 +56,7 @@ int run(int argc, char** argv) {
   run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators")->check(kNonEmptyPath);
   run_cmd->add_flag("--strict", run_opts.strict, "turn the hazards of SEMANTICS.md into runtime faults");
   run_cmd->add_flag("--profile", run_opts.profile, "after the run, print the estimated per-engine cost table (SEMANTICS S6)");
+  run_cmd->add_flag("--phase-times", run_opts.phase_times, "after the run, print the wall time of each phase to stderr (load, inputs, predecode, execute, outputs)");
   run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)")->check(kNonEmptyPath);
 
   DiffOptions diff_opts;
