@@ -140,7 +140,12 @@ void OutputSet::commit() {
       const TempFile temp = create_temp_file_next_to(s.target, out.path);
       s.temp = temp.path;
       staged.push_back(s);
-      const bool ok = write_all(temp.fd, out.parts) && ::fsync(temp.fd) == 0;
+      // No fsync: the rename makes each output all-or-nothing for every
+      // reader and against any failure of this process (issue 15); surviving
+      // a power cut is not promised (as with cp or numpy.save), and an fsync
+      // costs 10+ ms per file, more than a small run (issue 16: < 3 ms).
+      // Write errors (ENOSPC, EIO) are still caught by write and close.
+      const bool ok = write_all(temp.fd, out.parts);
       const int err = errno;
       if (::close(temp.fd) != 0 && ok) cannot_write(out.path, errno);
       if (!ok) cannot_write(out.path, err);
