@@ -2,6 +2,7 @@
 // way riscv-opcodes validates its tables: every defect is refused with the JSON
 // path that holds it (STYLE.md).
 #include "spec.hpp"
+#include "spec_json_node.hpp"
 
 #include <algorithm>
 #include <bit>
@@ -13,62 +14,22 @@
 
 namespace nisa {
 
-using nlohmann::json;
-
-namespace {
-
-// A JSON node together with its path, so every error names where it is.
-struct Node {
-  const json& j;
-  std::string path;
-
-  [[noreturn]] void fail(const std::string& why) const {
-    throw SpecError("isa-spec: " + (path.empty() ? std::string("/") : path) + ": " + why);
-  }
-  Node at(const std::string& key) const {
-    if (!j.is_object()) fail("expected an object");
-    auto it = j.find(key);
-    if (it == j.end()) fail("missing key \"" + key + "\"");
-    return Node{*it, path + "/" + key};
-  }
-  bool has(const std::string& key) const { return j.is_object() && j.contains(key); }
-  Node at(std::size_t i) const { return Node{j[i], path + "/" + std::to_string(i)}; }
-  std::size_t size() const {
-    if (!j.is_array()) fail("expected an array");
-    return j.size();
-  }
-  std::string str() const {
-    if (!j.is_string()) fail("expected a string");
-    return j.get<std::string>();
-  }
-  int64_t integer(int64_t lo, int64_t hi) const {
-    if (!j.is_number_integer()) fail("expected an integer");
-    int64_t v = j.get<int64_t>();
-    if (v < lo || v > hi) fail("value " + std::to_string(v) + " outside [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
-    return v;
-  }
-  double number() const {
-    if (!j.is_number()) fail("expected a number");
-    return j.get<double>();
-  }
-  bool boolean() const {
-    if (!j.is_boolean()) fail("expected true or false");
-    return j.get<bool>();
-  }
-  std::vector<std::string> strings() const {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < size(); ++i) out.push_back(at(i).str());
-    return out;
-  }
-};
-
-Memory parse_memory(const Node& n) {
+Memory spec_json::parse_memory(const Node& n) {
   std::string s = n.str();
   if (s == "hbm") return Memory::hbm;
   if (s == "sbuf") return Memory::sbuf;
   if (s == "psum") return Memory::psum;
   n.fail("unknown memory \"" + s + "\" (hbm, sbuf, psum)");
 }
+
+namespace {
+
+using spec_json::Node;
+using spec_json::parse_memory;
+using spec_json::json;
+using spec_json::operand_ref;
+using spec_json::parse_check;
+
 
 Engine parse_engine(const Node& n) {
   std::string s = n.str();
@@ -330,160 +291,6 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     op.default_value = dv;
   }
   return op;
-}
-
-int operand_ref(const Node& n, const InstructionSpec& ins) {
-  int i = ins.find_operand(n.str());
-  if (i < 0) n.fail("instruction " + ins.name + " has no operand \"" + n.str() + "\"");
-  return i;
-}
-
-CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& ins) {
-  static const std::pair<const char*, CheckKind> kinds[] = {
-      {"same_shape", CheckKind::same_shape},
-      {"same_partitions", CheckKind::same_partitions},
-      {"same_dtype", CheckKind::same_dtype},
-      {"same_dtype_if_tensors", CheckKind::same_dtype_if_tensors},
-      {"column_of", CheckKind::column_of},
-      {"one_more_element", CheckKind::one_more_element},
-      {"not_both_in", CheckKind::not_both_in},
-      {"allowed_pairs", CheckKind::allowed_pairs},
-      {"requires", CheckKind::requires_operand},
-      {"index_below", CheckKind::index_below},
-      {"op_class", CheckKind::op_class},
-      {"exclusive", CheckKind::exclusive},
-      {"pattern_covers", CheckKind::pattern_covers},
-      {"reduced_by_axes", CheckKind::reduced_by_axes},
-  };
-  CheckSpec cs;
-  Node k = c.at("check");
-  std::string name = k.str();
-  bool found = false;
-  for (const auto& [n, kind] : kinds)
-    if (name == n) { cs.kind = kind; found = true; }
-  if (!found) k.fail("unknown check \"" + name + "\"");
-
-  auto enum_of = [&](int operand, const Node& where) -> const EnumSpec& {
-    if (ins.operands[operand].kind != OperandKind::enumeration) where.fail("operand " + ins.operands[operand].name + " is not an enum");
-    return spec.enums[ins.operands[operand].enum_id];
-  };
-
-  if (cs.kind == CheckKind::exclusive) {
-    for (const auto& [key, group] : {std::pair{"operands", &cs.group_a}, std::pair{"with", &cs.group_b}}) {
-      Node g = c.at(key);
-      for (std::size_t i = 0; i < g.size(); ++i) {
-        const int op = operand_ref(g.at(i), ins);
-        if (ins.operands[static_cast<std::size_t>(op)].required) g.at(i).fail("a required operand is always given");
-        group->push_back(op);
-      }
-      if (group->empty()) g.fail("an empty group");
-    }
-    return cs;
-  }
-  if (cs.kind == CheckKind::requires_operand && c.has("if_given")) {
-    // "if A is given (any value), then B is given".
-    cs.a = operand_ref(c.at("if_given"), ins);
-    cs.b = operand_ref(c.at("then"), ins);
-    cs.if_given = true;
-    if (!ins.operands[static_cast<std::size_t>(cs.a)].optional_without_default()) c.at("if_given").fail("operand is never absent");
-    return cs;
-  }
-  if (cs.kind == CheckKind::requires_operand) {
-    cs.a = operand_ref(c.at("if"), ins);
-    cs.b = operand_ref(c.at("then"), ins);
-    bool negated = c.has("is_not");
-    Node vals = negated ? c.at("is_not") : c.at("is");
-    cs.values_negated = negated;
-    for (std::size_t i = 0; i < vals.size(); ++i) {
-      Node v = vals.at(i);
-      if (ins.operands[cs.a].kind == OperandKind::boolean) {
-        cs.values.push_back(v.boolean() ? 1 : 0);
-      } else {
-        int e = enum_of(cs.a, c.at("if")).find(v.str());
-        if (e < 0) v.fail("not a value of the operand's enum");
-        cs.values.push_back(e);
-      }
-    }
-    if (c.has("then_is")) {
-      Node then_is = c.at("then_is");
-      for (std::size_t i = 0; i < then_is.size(); ++i) {
-        const int e = enum_of(cs.b, c.at("then")).find(then_is.at(i).str());
-        if (e < 0) then_is.at(i).fail("not a value of the operand's enum");
-        cs.then_is.push_back(e);
-      }
-    }
-    if (c.has("then_not")) {
-      cs.then_not = enum_of(cs.b, c.at("then")).find(c.at("then_not").str());
-      if (cs.then_not < 0) c.at("then_not").fail("not a value of the operand's enum");
-    }
-    return cs;
-  }
-
-  if (cs.kind == CheckKind::op_class) {
-    auto refs = [&](const char* field, bool required, auto&& valid, const char* what) {
-      std::vector<int> out;
-      if (!required && !c.has(field)) return out;
-      Node list = c.at(field);
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        int r = operand_ref(list.at(i), ins);
-        if (!valid(ins.operands[static_cast<std::size_t>(r)].kind)) list.at(i).fail("operand is not " + std::string(what));
-        out.push_back(r);
-      }
-      return out;
-    };
-    auto is_enum = [](OperandKind t) { return t == OperandKind::enumeration; };
-    auto is_tensor = [](OperandKind t) { return t == OperandKind::tensor || t == OperandKind::tensor_or_scalar; };
-    auto is_bool = [](OperandKind t) { return t == OperandKind::boolean; };
-    cs.ops = refs("ops", true, is_enum, "an enum");
-    if (cs.ops.empty()) c.at("ops").fail("op_class names at least one enum operand");
-    cs.integer_if_bitvec = refs("integer_if_bitvec", false, is_tensor, "a tensor");
-    cs.float_if_arithmetic = refs("float_if_arithmetic", false, is_tensor, "a tensor");
-    cs.false_if_bitvec = refs("false_if_bitvec", false, is_bool, "a bool");
-    return cs;
-  }
-
-  Node ops = c.at("operands");
-  if (ops.size() != 2) ops.fail("a check names exactly two operands");
-  cs.a = operand_ref(ops.at(0), ins);
-  cs.b = operand_ref(ops.at(1), ins);
-  if (cs.kind == CheckKind::not_both_in) cs.memory = parse_memory(c.at("memory"));
-  if (cs.kind == CheckKind::index_below) {
-    if (ins.operands[cs.a].kind != OperandKind::integer) ops.at(0).fail("index_below needs an int operand first");
-    cs.limit = c.at("limit").integer(1, int64_t{1} << 40);
-  }
-  if (cs.kind == CheckKind::allowed_pairs) {
-    const EnumSpec& ea = enum_of(cs.a, ops.at(0));
-    const EnumSpec& eb = enum_of(cs.b, ops.at(1));
-    Node pairs = c.at("pairs");
-    for (std::size_t i = 0; i < pairs.size(); ++i) {
-      Node p = pairs.at(i);
-      if (p.size() != 2) p.fail("a pair has two values");
-      int x = ea.find(p.at(0).str()), y = eb.find(p.at(1).str());
-      if (x < 0) p.at(0).fail("not a value of enum " + ea.name);
-      if (y < 0) p.at(1).fail("not a value of enum " + eb.name);
-      cs.pairs.emplace_back(x, y);
-    }
-  }
-  if (cs.kind == CheckKind::pattern_covers) {
-    const OperandSpec& p = ins.operands[static_cast<std::size_t>(cs.a)];
-    if (p.kind != OperandKind::list || p.list_items.size() != 2 || p.list_items[1].name != "num" || p.list_items[1].min < 1)
-      ops.at(0).fail("pattern_covers needs a list of [step, num] entries (num >= 1) first");
-  }
-  if (cs.kind == CheckKind::reduced_by_axes) {
-    Node axes = c.at("axes");
-    cs.axes = operand_ref(axes, ins);
-    const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
-    if (ax.kind != OperandKind::list || ax.list_items.size() != 1 || ax.required) axes.fail("not an optional list of single integers");
-  }
-  bool needs_tensors = cs.kind != CheckKind::allowed_pairs && cs.kind != CheckKind::index_below;
-  if (needs_tensors) {
-    for (int i : cs.kind == CheckKind::pattern_covers ? std::vector<int>{cs.b} : std::vector<int>{cs.a, cs.b}) {
-      auto kind = ins.operands[i].kind;
-      if (kind != OperandKind::tensor && kind != OperandKind::tensor_or_scalar)
-        ops.fail("operand " + ins.operands[i].name + " of check " + name + " is not a tensor");
-    }
-  }
-  return cs;
 }
 
 int bits_needed(uint64_t values) {  // bits to hold indices 0..values-1
