@@ -44,6 +44,7 @@ struct FileIdentity {
   bool device = false;  // character device or FIFO: written through, may repeat
   dev_t dev = 0;
   ino_t ino = 0;
+  nlink_t links = 0;
 };
 
 FileIdentity identity_of(const std::string& path) {
@@ -57,12 +58,17 @@ FileIdentity identity_of(const std::string& path) {
     id.device = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
     id.dev = st.st_dev;
     id.ino = st.st_ino;
+    id.links = st.st_nlink;
   }
   return id;
 }
 
+// A file with one link has one name once symlinks are resolved: the paths
+// decide. Inodes decide only for hard links: other runs may be replacing
+// files in the same folder right now, and a freed inode number is soon
+// reused by their next file (issue 15: ten runs dumping into one folder).
 bool same_file(const FileIdentity& a, const FileIdentity& b) {
-  if (a.exists && b.exists) return a.dev == b.dev && a.ino == b.ino;
+  if (a.exists && b.exists && (a.links > 1 || b.links > 1)) return a.dev == b.dev && a.ino == b.ino;
   return a.resolved == b.resolved;
 }
 

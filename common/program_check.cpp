@@ -88,7 +88,7 @@ struct InstructionChecker {
   void fail(int operand, std::string message) { failures.push_back({operand, std::move(message)}); }
   const Operand& operand(int i) const { return ins.operands[static_cast<std::size_t>(i)]; }
   const std::string& key(int i) const { return is.operands[static_cast<std::size_t>(i)].name; }
-  bool is_tensor(int i) const { return operand(i).state == OperandState::tensor; }
+  bool is_tensor(int i) const { return i >= 0 && operand(i).state == OperandState::tensor; }  // -1: a check without that operand
   const TensorDecl& tensor_of(int i) const { return program.tensors[static_cast<std::size_t>(operand(i).view.tensor)]; }
 
   void check_arch() {
