@@ -1,6 +1,6 @@
 # The Python package (LANGUAGE.md 4), with Debian's pytest, against the
 # package the build made in build/python (not built under the sanitizers).
-if(NISA_PYTHON)
+if(NISA_PYTHON_PACKAGE)
   add_test(NAME python_package
            COMMAND ${NISA_PYTHON} -m pytest -q -p no:cacheprovider ${CMAKE_CURRENT_LIST_DIR})
   set_tests_properties(python_package PROPERTIES
