@@ -10,9 +10,7 @@ namespace nisa {
 namespace {
 namespace slot = spec_operand::tensor_tensor;
 
-struct Params {
-  AluOp op;
-};
+struct Params { AluOp op; };
 
 struct Body : ElementwiseBody {
   static void apply(const Step& s, const Lane&, int64_t, int64_t n, const float* const* in, float* out) {
