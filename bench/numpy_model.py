@@ -16,6 +16,14 @@ aliasing tensors (`@ OFFSET`), no fp8/tf32 dtypes. The program text is read with
 the reference model's reader (tests/reference/nasm_reader.py; it expands .rept),
 outside the timed part.
 
+The semantics of record are the reference model's (tests/reference/nki_ref.py,
+one function per instruction, also behind the random differential tests): an
+instruction, or a form of one, that has no fast closure below (an operator
+missing from the tables here, iota's pattern, tensor_reduce's axis, an access
+pattern operand, any instruction added to the spec later) runs nki_ref's
+function on this simulator's arrays (ReferenceAdapter). A fast closure is only
+a speed-up of it; scripts/bench checks every one against nisa.
+
     numpy_model.py PROG.nasm --dump DIR      prints {"instructions": N, "seconds": S, "cpu_seconds": C, ...}
 """
 import argparse
@@ -29,6 +37,8 @@ import numpy as np
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "tests", "reference"))
 import nasm_reader  # noqa: E402
+import nki_ref  # noqa: E402
+import ref_dtypes  # noqa: E402
 
 F32 = np.float32
 INT_TYPES = {"i8": np.int8, "i16": np.int16, "i32": np.int32, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32}
@@ -75,9 +85,76 @@ COMBINE = {"add": np.add, "maximum": np.maximum, "minimum": np.minimum,
            "abs_min": lambda a, b: np.minimum(np.abs(a), np.abs(b))}
 
 
+class NoFastForm(Exception):
+    """The instruction's operands need a form the fast closures do not cover."""
+
+
+class ReferenceAdapter:
+    """The machine interface nki_ref's instruction functions use (ref_machine.Machine's
+    read/write of views, columns, accumulators) over a Simulator's arrays. No
+    --strict tracking: the hazard notes are dropped."""
+
+    def __init__(self, sim):
+        self.sim, self.prog, self.acc = sim, sim.prog, sim.acc
+        self.lane_state = {e: np.full(128, nki_ref.LANE_OK) for e in self.acc}
+        self.line = 0
+
+    def dtype(self, view):
+        return self.prog.decls[view.name].dtype
+
+    @staticmethod
+    def partitions(view):
+        return view.part_count
+
+    @staticmethod
+    def lanes(view):
+        return np.arange(view.part_start, view.part_start + view.part_count)
+
+    def read_raw(self, view, check=True):
+        values = self.sim.arrays[view.name].reshape(-1)[view.flat_index()].reshape(view.part_count, -1)
+        dtype = self.dtype(view)
+        return ref_dtypes.encode(dtype, values) if dtype in FLOAT_TYPES else values.astype(ref_dtypes.raw_dtype(dtype))
+
+    def write_raw(self, view, raw, written=None):
+        dtype, target = self.dtype(view), self.sim.arrays[view.name]
+        raw = np.asarray(raw).reshape(-1)
+        values = ref_dtypes.decode(dtype, raw) if dtype in FLOAT_TYPES else raw.astype(target.dtype)
+        index = view.flat_index().reshape(-1)
+        flat = target.reshape(-1)  # a view: the arrays are contiguous
+        if written is None:
+            flat[index] = values
+        else:
+            keep = np.asarray(written).reshape(-1)
+            flat[index[keep]] = values[keep]
+
+    def read(self, view):
+        return ref_dtypes.decode(self.dtype(view), self.read_raw(view))
+
+    def write(self, view, values_f32, written=None):
+        self.write_raw(view, ref_dtypes.encode(self.dtype(view), values_f32), written)
+
+    def column(self, operand, partitions, used=True):
+        if hasattr(operand, "dims"):
+            return self.read(operand).reshape(partitions, 1)
+        return np.full((partitions, 1), F32(operand), dtype=F32)
+
+    def unwritten(self, view, rows=None):
+        return np.zeros((view.part_count if rows is None else len(rows), 1), dtype=bool)
+
+    def check_written(self, view, rows=None):
+        pass
+
+    def note_hazard(self, reason):
+        pass
+
+    def note_ambiguous(self, reason):
+        pass
+
+
 class Simulator:
-    def __init__(self, prog):
-        self.prog = prog
+    def __init__(self, prog, fast=True):
+        """fast=False: every instruction runs the reference model's function."""
+        self.prog, self.fast = prog, fast
         self.arrays = {}
         for d in prog.decls.values():
             if d.offset is not None:
@@ -99,6 +176,18 @@ class Simulator:
             self.arrays[d.name] = a
         # S1.3: Vector accumulator starts at -inf, Scalar at 0; one lane per physical partition.
         self.acc = {"vector": np.full(128, -np.inf, dtype=F32), "scalar": np.zeros(128, dtype=F32)}
+        self.reference = ReferenceAdapter(self)
+
+    def decode(self, ins):
+        """The instruction as a closure: its fast form, else the reference model's function."""
+        fast = getattr(self, ins.mnemonic, None) if self.fast else None
+        if fast is not None and all(getattr(v, "dims", 0) is not None for v in ins.ops.values()):
+            try:
+                return fast(ins.ops)
+            except (KeyError, NoFastForm):
+                pass
+        semantics, ops = nki_ref.SEMANTICS[ins.mnemonic], ins.ops
+        return lambda: semantics(self.reference, ops)
 
     # ---- operands, resolved once per instruction ----
 
@@ -158,6 +247,8 @@ class Simulator:
         return lambda: dst.fill(value)
 
     def iota(self, o):
+        if "pattern" in o:
+            raise NoFastForm
         o = {"base": 0, "partition_step": 0, "free_step": 1, **o}  # 1 when absent (isa.json: no spec defaults)
         dst = self.view(o["dst"])
         p, n = dst.shape[0], dst.size // dst.shape[0]
@@ -279,6 +370,8 @@ class Simulator:
         return lambda: write(f(a(), b()))
 
     def tensor_reduce(self, o):
+        if "axis" in o:
+            raise NoFastForm
         data, reduce, write = self.reader(o["data"]), REDUCE[o["op"]], self.writer(o["dst"])
         sign = F32(-1) if o["negate"] else F32(1)
         return lambda: write((sign * reduce(data())).reshape(-1, 1))
@@ -302,7 +395,7 @@ def main(argv=None):
         prog = nasm_reader.read_program(f.read())
     sim = Simulator(prog)
     t1 = time.perf_counter()
-    steps = [getattr(sim, ins.mnemonic)(ins.ops) for ins in prog.instrs]
+    steps = [sim.decode(ins) for ins in prog.instrs]
     t2, c2 = time.perf_counter(), time.process_time()
     with np.errstate(all="ignore"):
         for step in steps:

@@ -54,6 +54,12 @@ inline uint32_t bits_at(const PartitionScalar& ps, int64_t p) {
   return v;
 }
 
+// Defaults for a bit Body: no reduction, nothing after the partition.
+struct ElementwiseBitBody {
+  static uint32_t start(const Step&) { return 0; }
+  static void end(const Step&, int64_t, uint32_t) {}
+};
+
 // The per-element loop of the bitvec kernels: partitions x rows x batches of
 // bit patterns. Body::apply(s, scalars, n, in, out) computes a batch;
 // kStoresDst false: nothing is stored (tensor_reduce folds in apply and

@@ -1,57 +1,51 @@
 #include "decode_context.hpp"
 
 #include <stdexcept>
+#include <string>
+
+#include "lanes.hpp"
 
 namespace nisa {
 
-const Operand& DecodeContext::operand(std::string_view name) const {
-  const int i = instruction_spec.find_operand(name);
-  if (i < 0 || static_cast<std::size_t>(i) >= instruction.operands.size())
-    throw std::logic_error("interp: instruction " + instruction_spec.name + " has no operand " + std::string(name));
-  return instruction.operands[static_cast<std::size_t>(i)];
+const Operand& DecodeContext::operand(OperandSlot slot) const {
+  if (slot.instruction != instruction_id || slot.index < 0 ||
+      static_cast<std::size_t>(slot.index) >= instruction.operands.size())
+    throw std::logic_error("interp: instruction " + instruction_spec.name + " decoded with operand slot " +
+                           std::to_string(slot.index) + " of another instruction");
+  return instruction.operands[static_cast<std::size_t>(slot.index)];
 }
 
-const TileAccess* DecodeContext::tile(std::string_view name) const { return tiles.view(operand(name).view); }
+const TileAccess* DecodeContext::tile(OperandSlot o) const { return tiles.view(operand(o).view); }
 
-double DecodeContext::number(std::string_view name) const {
-  const Operand& o = operand(name);
-  return o.state == OperandState::integer ? static_cast<double>(o.integer) : static_cast<double>(o.scalar);
+double DecodeContext::number(OperandSlot o) const {
+  const Operand& v = operand(o);
+  return v.state == OperandState::integer ? static_cast<double>(v.integer) : static_cast<double>(v.scalar);
 }
 
-float DecodeContext::scalar(std::string_view name) const { return static_cast<float>(number(name)); }
+float DecodeContext::scalar(OperandSlot o) const { return static_cast<float>(number(o)); }
 
-PartitionScalar DecodeContext::partition_scalar(std::string_view name, float if_absent) const {
+PartitionScalar DecodeContext::partition_scalar(OperandSlot o, float if_absent) const {
   PartitionScalar ps;
   ps.present = true;
-  const Operand& o = operand(name);
-  if (o.state == OperandState::tensor) {
-    ps.tile = tile(name);
-  } else if (o.state == OperandState::absent) {
+  const Operand& v = operand(o);
+  if (v.state == OperandState::tensor) {
+    ps.tile = tile(o);
+  } else if (v.state == OperandState::absent) {
     ps.value = if_absent;
   } else {
-    ps.value = scalar(name);
-    if (o.state == OperandState::integer) ps.bits = static_cast<uint32_t>(static_cast<int32_t>(o.integer));
+    ps.value = scalar(o);
+    if (v.state == OperandState::integer) ps.bits = static_cast<uint32_t>(static_cast<int32_t>(v.integer));
   }
   return ps;
 }
 
-namespace {
-// The operand's enum index, which is the value of the C++ enum generated from
-// the same spec (predecode checks that a --spec file has these enums).
-template <class E>
-E enum_value(const DecodeContext& c, std::string_view operand) {
-  return static_cast<E>(c.operand(operand).integer);
+uint32_t DecodeContext::scalar_bits(OperandSlot o, Dtype dtype) const {
+  return integer_valued(o) ? bits_from_i64(dtype, integer(o)) : bits_from_f32(dtype, scalar(o));
 }
-}  // namespace
 
-AluOp alu_op(const DecodeContext& c, std::string_view o) { return enum_value<AluOp>(c, o); }
-CompareOp compare_op(const DecodeContext& c, std::string_view o) { return enum_value<CompareOp>(c, o); }
-ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view o) { return enum_value<ReduceCmd>(c, o); }
-ActivationFn activation_fn(const DecodeContext& c, std::string_view o) { return enum_value<ActivationFn>(c, o); }
-
-void set_reduce_op(const DecodeContext& c, Step& s, std::string_view o, ReduceOp if_absent) {
+void set_reduce_op(const DecodeContext& c, Step& s, OperandSlot o, ReduceOp if_absent) {
   s.reduces = true;
-  s.reduce_op = c.present(o) ? enum_value<ReduceOp>(c, o) : if_absent;
+  s.reduce_op = c.present(o) ? c.enum_value<ReduceOp>(o) : if_absent;
 }
 
 void stream_tiles(const DecodeContext& c, Step& s, const TileAccess* dst, std::initializer_list<const TileAccess*> inputs,
@@ -84,13 +78,13 @@ void stage_dst(const DecodeContext& c, Step& s, const TileAccess* dst, int64_t r
   s.dst = c.tiles.add(std::move(staging));
 }
 
-void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, int64_t first_lane,
-                     ReduceOp default_op) {
+void accumulate_into(const DecodeContext& c, Step& s, AccumulatorOperands operands, AccumulatorEngine engine,
+                     int64_t first_lane, ReduceOp default_op) {
   s.accumulator = engine;
   s.first_lane = first_lane;
-  s.reduce_cmd = reduce_cmd(c, "reduce_cmd");
-  set_reduce_op(c, s, "reduce_op", default_op);
-  if (c.is_tile("reduce_res")) s.reduce_res = c.tile("reduce_res");
+  s.reduce_cmd = c.enum_value<ReduceCmd>(operands.reduce_cmd);
+  set_reduce_op(c, s, operands.reduce_op, default_op);
+  if (c.is_tile(operands.reduce_res)) s.reduce_res = c.tile(operands.reduce_res);
 }
 
 }  // namespace nisa

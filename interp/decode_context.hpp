@@ -1,12 +1,12 @@
 // What an instruction's decoder sees while turning one checked Instruction
-// into a Step: its operands by spec name, resolved tiles, per-partition
-// scalars and enum values as the C++ enums generated from the spec
-// (spec_enums.hpp).
+// into a Step: its operands by slot (spec_operands.hpp, generated from the
+// spec: `c.tile(slot::dst)`, so a renamed operand is a compile error),
+// resolved tiles, per-partition scalars and enum values as the C++ enums
+// generated from the spec (spec_enums.hpp).
 #pragma once
 #include <initializer_list>
-#include <string>
-#include <string_view>
 
+#include "spec_operands.hpp"
 #include "step.hpp"
 #include "tile_table.hpp"
 
@@ -19,27 +19,30 @@ struct DecodeContext {
   const InstructionSpec& instruction_spec;
   const Instruction& instruction;
   TileTable& tiles;
+  int instruction_id;  // spec_instruction::id of this build for instruction_spec
 
-  const Operand& operand(std::string_view name) const;
-  bool present(std::string_view name) const { return operand(name).state != OperandState::absent; }
-  bool is_tile(std::string_view name) const { return operand(name).state == OperandState::tensor; }
-  const TileAccess* tile(std::string_view name) const;  // in its own row layout
+  // Throws std::logic_error (an internal error, reported cleanly by main) for
+  // a slot of another instruction.
+  const Operand& operand(OperandSlot slot) const;
+  bool present(OperandSlot o) const { return operand(o).state != OperandState::absent; }
+  bool is_tile(OperandSlot o) const { return operand(o).state == OperandState::tensor; }
+  const TileAccess* tile(OperandSlot o) const;  // in its own row layout
   // A scalar operand as float32 (an integer operand converted to nearest).
-  float scalar(std::string_view name) const;
-  double number(std::string_view name) const;  // scalar or integer, exactly
-  bool integer_valued(std::string_view name) const { return operand(name).state == OperandState::integer; }
-  int64_t integer(std::string_view name) const { return operand(name).integer; }
-  bool boolean(std::string_view name) const { return operand(name).integer != 0; }
-  PartitionScalar partition_scalar(std::string_view name, float if_absent) const;
+  float scalar(OperandSlot o) const;
+  double number(OperandSlot o) const;  // scalar or integer, exactly
+  bool integer_valued(OperandSlot o) const { return operand(o).state == OperandState::integer; }
+  int64_t integer(OperandSlot o) const { return operand(o).integer; }
+  bool boolean(OperandSlot o) const { return operand(o).integer != 0; }
+  PartitionScalar partition_scalar(OperandSlot o, float if_absent) const;
+  // A scalar operand as dst bits (memset, tensor_copy_predicated): converted
+  // to `dtype` once, an integer operand for an integer dtype exactly (S2.2/S2.3).
+  uint32_t scalar_bits(OperandSlot o, Dtype dtype) const;
+  // An enum operand: the spec's value index is the generated C++ enum's value.
+  template <class E>
+  E enum_value(OperandSlot o) const {
+    return static_cast<E>(operand(o).integer);
+  }
 };
-
-// Enum operands: the spec's value index is the generated C++ enum's value.
-AluOp alu_op(const DecodeContext& c, std::string_view operand);
-CompareOp compare_op(const DecodeContext& c, std::string_view operand);
-ReduceCmd reduce_cmd(const DecodeContext& c, std::string_view operand);
-// s.reduce_op from the operand (if_absent when it is absent); the step folds.
-void set_reduce_op(const DecodeContext& c, Step& s, std::string_view operand, ReduceOp if_absent);
-ActivationFn activation_fn(const DecodeContext& c, std::string_view operand);
 
 // Lays out dst and the streamed inputs in rows of one common length, and
 // stages dst when it overlaps an input with another layout (S1.6).
@@ -51,8 +54,16 @@ void stream_tiles(const DecodeContext& c, Step& s, const TileAccess* dst, std::i
 // row_length) that execute_step copies into place after the kernel ran.
 void stage_dst(const DecodeContext& c, Step& s, const TileAccess* dst, int64_t row_length, bool reads_dst);
 
+// s.reduce_op from the operand (if_absent when it is absent); the step folds.
+void set_reduce_op(const DecodeContext& c, Step& s, OperandSlot reduce_op, ReduceOp if_absent);
+
+// The accumulator operands of an instruction that feeds one (S3).
+struct AccumulatorOperands {
+  OperandSlot reduce_cmd, reduce_op, reduce_res;
+};
+
 // Sets up the accumulator fields (S3) from reduce_cmd/reduce_op/reduce_res.
-void accumulate_into(const DecodeContext& c, Step& s, AccumulatorEngine engine, int64_t first_lane,
-                     ReduceOp default_op);
+void accumulate_into(const DecodeContext& c, Step& s, AccumulatorOperands operands, AccumulatorEngine engine,
+                     int64_t first_lane, ReduceOp default_op);
 
 }  // namespace nisa

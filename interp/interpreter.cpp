@@ -15,24 +15,32 @@ DecodedProgram predecode(const Spec& spec, const Program& program, Machine& mach
   if (!spec_enum::spec_enums_match(spec))
     throw InputError("isa-spec: its enums differ from those of the spec nisa was built with (values, names or order); "
                      "nisa run needs the same enums");
+  // Operands are decoded by slot (spec_operands.hpp): the same names in the same order.
+  if (!spec_operands_match(spec))
+    throw InputError("isa-spec: the operands of an instruction differ from those of the spec nisa was built with "
+                     "(names or order); nisa run needs the same operands");
   DecodedProgram decoded{{}, std::make_unique<TileTable>(machine, program)};
   // Steps of a long program are tens of MB: map their pages in one call
   // rather than one fault per 4 KB (several microseconds each on a VM).
   decoded.steps.reserve(program.instructions.size());
   prefault_for_writing(decoded.steps.data(), program.instructions.size() * sizeof(Step));
   decoded.steps.resize(program.instructions.size());
-  // Decoders by spec index: looked up by name once per instruction kind.
-  std::vector<StepDecoder> decoders(spec.instructions.size(), nullptr);
-  for (std::size_t k = 0; k < spec.instructions.size(); ++k) decoders[k] = find_step_decoder(spec.instructions[k].name);
+  // Semantics by spec index: looked up by name once per instruction kind.
+  std::vector<const InstructionSemantics*> semantics(spec.instructions.size(), nullptr);
+  std::vector<int> ids(spec.instructions.size(), -1);
+  for (std::size_t k = 0; k < spec.instructions.size(); ++k)
+    semantics[k] = find_instruction_semantics(spec.instructions[k].name, &ids[k]);
   for (std::size_t i = 0; i < program.instructions.size(); ++i) {
     const Instruction& ins = program.instructions[i];
     const auto kind = static_cast<std::size_t>(ins.spec_index);
     const InstructionSpec& ispec = spec.instructions.at(kind);
-    if (decoders[kind] == nullptr) throw std::logic_error("interp: no semantics for instruction " + ispec.name);
+    if (semantics[kind] == nullptr)
+      throw InputError("isa-spec: instruction " + ispec.name + " is not one nisa was built with; nisa run has no semantics for it");
     Step& s = decoded.steps[i];
     s.instruction = static_cast<int>(i);
     s.line = ins.line;
-    decoders[kind](DecodeContext{spec, program, machine, ispec, ins, *decoded.tiles}, s);
+    s.strict = &semantics[kind]->strict;
+    semantics[kind]->decode(DecodeContext{spec, program, machine, ispec, ins, *decoded.tiles, ids[kind]}, s);
   }
   return decoded;
 }

@@ -121,8 +121,14 @@ void run_lanes(const Step& s, Machine& m) {
   }
 }
 
+// Defaults for a Body: nothing per partition, no accumulator.
+struct ElementwiseBody {
+  static void begin(const Step&, int64_t, Lane&) {}
+  static void end(const Step&, Machine&, int64_t, float) {}
+};
+
 // Body::end for instructions that feed an accumulator (S3).
-struct AccumulatingEnd {
+struct AccumulatingEnd : ElementwiseBody {
   static void end(const Step& s, Machine& m, int64_t p, float r) { update_accumulator(s, m, p, r); }
 };
 

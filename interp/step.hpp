@@ -1,11 +1,17 @@
 // A pre-decoded instruction (wasm3 style): operands resolved to TileAccess,
 // enum values as the C++ enums generated from the spec (spec_enums.hpp: an
 // operand's enum index is the C++ value), and the kernel chosen by dtype.
-// Executing a step does no parsing, no look-ups and no allocation. Tiles live
+// Executing a step does no parsing, no look-ups and no allocation. What is
+// particular to one instruction (its operators, flags, constants) is a typed
+// struct declared in its own file, held in the step (params()). Tiles live
 // in the decoded program's TileTable (shared by every step that uses them), so
 // a step is a few hundred bytes however many operands it has.
 #pragma once
+#include <cassert>
+#include <cstddef>
 #include <cstdint>
+#include <new>
+#include <type_traits>
 #include <vector>
 
 #include "machine.hpp"
@@ -35,15 +41,26 @@ struct PartitionScalar {
 };
 
 struct Step;
+struct StrictHooks;
 using Kernel = void (*)(const Step&, Machine&);
 
 // Which accumulator an instruction feeds (S1.3).
 enum class AccumulatorEngine : uint8_t { none, vector, scalar };
 
+// Room for an instruction's own parameter struct inside its Step.
+inline constexpr std::size_t kStepParamBytes = 48;
+
+// A parameter struct an instruction may keep in its Step: plain data (copied
+// with the Step as bytes), small enough to fit.
+template <class P>
+concept StepParams = std::is_trivially_copyable_v<P> && std::is_trivially_destructible_v<P> &&
+                     sizeof(P) <= kStepParamBytes && alignof(P) <= 8;
+
 struct Step {
   Kernel run = nullptr;
   int instruction = -1;     // index into Program::instructions
   uint32_t line = 0;
+  const StrictHooks* strict = nullptr;  // the instruction's --strict knowledge (strict.hpp)
 
   // Streamed tiles: dst and up to three tile inputs, all laid out in rows of
   // the same length (rows() per partition).
@@ -55,7 +72,10 @@ struct Step {
   int64_t row_length = 0;
   int64_t rows() const { return row_length == 0 ? 0 : elements / row_length; }
 
-  PartitionScalar scalar[3];  // per-instruction meaning (bias/scale, imm0/imm1/relu_param, ...)
+  // Streamed per-partition scalars, as in[] streams tiles: the lane loops
+  // evaluate scalar[k] at each partition (Lane::scalar[k]); which operand
+  // each one is, is the instruction's choice (its file names them).
+  PartitionScalar scalar[3];
 
   // Accumulating instructions (S3).
   AccumulatorEngine accumulator = AccumulatorEngine::none;
@@ -65,39 +85,38 @@ struct Step {
   ReduceCmd reduce_cmd = ReduceCmd::idle;
   const TileAccess* reduce_res = nullptr;
 
-  // Instruction-specific parameters, mapped once.
-  ActivationFn activation = ActivationFn::copy;
-  AluOp op0 = AluOp::bypass, op1 = AluOp::bypass;
-  CompareOp compare0 = CompareOp::equal, compare1 = CompareOp::equal;
-  bool flag0 = false, flag1 = false;  // reverse0/reverse1, reverse_pred, negate
-  int64_t int0 = 0, int1 = 0, int2 = 0;  // index_offset/padding_val; range_start; iota (integer)
-  double num0 = 0, num1 = 0, num2 = 0;     // iota base/partition_step/free_step
-  uint32_t bits = 0;                       // memset/copy_predicated scalar as dst bits
-  // iota's NKI 0.6 form (pattern given; int0 offset, int1 channel_multiplier):
-  // the [step, num] entries, last innermost, padded in front with [0, 1].
-  int32_t pattern_step[4] = {0, 0, 0, 0};
-  int64_t pattern_num[4] = {1, 1, 1, 1};
-  // tensor_reduce with axis: elements reduced into each result (int0), and one
-  // partition's float32 data followed by its results (TileTable memory).
-  float* scratch = nullptr;
-
-  // For --strict: which partitions of the tiles are touched (nonzero_with_count:
-  // every 16th physical one), whether the result went to final_dst
-  // (tensor_reduce), and the stage before an activation function (S5).
-  int64_t partition_every = 1;
-  bool result_in_final_dst = false;
-  bool predicated = false;  // tensor_copy_predicated: writes only where in[0] selects
-  enum class Prestage : uint8_t { none, scale_bias, alu_pair } prestage = Prestage::none;
-
   // S1.6: dst overlaps an input with another layout: the kernel writes to a
   // private contiguous copy of dst (`dst` then describes it; its memory is
   // owned by the TileTable) and execute_step copies it into final_dst.
-  // tensor_reduce also keeps its [P, 1] result tile in final_dst
-  // (result_in_final_dst).
+  // tensor_reduce also keeps its [P, 1] result tile in final_dst.
   bool staged = false;
   bool staging_reads_dst = false;
   const TileAccess* final_dst = nullptr;
   int64_t staging_row_length = 0;  // row layout shared by final_dst and the staging tile
+
+  // The instruction's own parameters: a struct declared in its file
+  // (instructions/<name>.cpp), set by its decoder, read by its kernels and
+  // strict hooks. Only that file knows the type, so only it reads them back.
+  template <StepParams P>
+  const P& set_params(const P& p) {
+#ifndef NDEBUG
+    params_type_ = &kParamsTag<P>;
+#endif
+    return *::new (static_cast<void*>(params_)) P(p);
+  }
+  template <StepParams P>
+  const P& params() const {
+    assert(params_type_ == &kParamsTag<P>);
+    return *std::launder(reinterpret_cast<const P*>(params_));
+  }
+
+ private:
+#ifndef NDEBUG
+  template <class P>
+  static constexpr char kParamsTag = 0;  // its address names P (debug builds check params())
+  const void* params_type_ = nullptr;
+#endif
+  alignas(8) std::byte params_[kStepParamBytes];
 };
 
 }  // namespace nisa

@@ -1,10 +1,17 @@
-// Build-time tool: make_spec_enums SPEC.json OUT.hpp writes a C++ header with
-// one `enum class` per enum of the spec (values in spec order, so an operand's
-// enum index is the C++ value), the value names, and
+// Build-time tool: make_spec_enums SPEC.json ENUMS.hpp OPERANDS.hpp writes two
+// C++ headers.
+// ENUMS.hpp: one `enum class` per enum of the spec (values in spec order, so an
+// operand's enum index is the C++ value), the value names, and
 // spec_enums_match(Spec), which tells whether a spec loaded at run time
 // (--spec) has the same enums as the one the interpreter was built with.
 // A switch over these enums that misses a spec value is a -Werror build
 // failure, so the spec and the C++ semantics cannot drift apart silently.
+// OPERANDS.hpp: the spec's instructions (spec_instruction::id, the
+// NISA_SPEC_INSTRUCTIONS X-macro) and, per instruction, one OperandSlot
+// constant per operand (spec_operand::tensor_tensor::dst ...), so C++ names
+// operands by identifiers: a renamed or removed operand is a compile error,
+// and an instruction without semantics a link error (interp/instructions/table.cpp).
+// spec_operands_match(Spec) checks a --spec file's operand order.
 // A spec error fails the build with load_spec's message.
 #include <cstdio>
 #include <fstream>
@@ -27,11 +34,78 @@ std::string identifier(const std::string& name) {
   return kKeywords.count(name) ? name + "_" : name;
 }
 
+// Writes `text` to `path` through a temporary (a failed build leaves no half header).
+bool write_file(const std::string& path, const std::string& text) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream f(tmp, std::ios::binary);
+    f << text;
+    if (!f) {
+      std::cerr << tmp << ": error: cannot write\n";
+      return false;
+    }
+  }
+  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
+    std::cerr << path << ": error: cannot write\n";
+    return false;
+  }
+  return true;
+}
+
+std::string operands_header(const nisa::Spec& spec) {
+  std::ostringstream out;
+  out << "// Generated from isa-spec/isa.json by common/tools/make_spec_enums.cpp; do not edit.\n"
+      << "#pragma once\n#include <cstddef>\n#include <iterator>\n#include <string_view>\n\n#include \"spec.hpp\"\n\n"
+      << "namespace nisa {\n\n"
+      << "// One operand of one instruction: the instruction's place in the spec this\n"
+      << "// build was generated from, and the operand's index in its operand list\n"
+      << "// (= Instruction::operands index).\n"
+      << "struct OperandSlot {\n  int instruction;\n  int index;\n};\n\n"
+      << "namespace spec_instruction {\n\nenum class id : int {";
+  for (std::size_t i = 0; i < spec.instructions.size(); ++i) out << (i % 6 == 0 ? "\n  " : " ") << identifier(spec.instructions[i].name) << ",";
+  out << "\n};\ninline constexpr std::size_t count = " << spec.instructions.size() << ";\n"
+      << "inline constexpr std::string_view names[] = {";
+  for (std::size_t i = 0; i < spec.instructions.size(); ++i) out << (i % 6 == 0 ? "\n    " : " ") << '"' << spec.instructions[i].name << "\",";
+  out << "\n};\n// X(name) for every instruction, in spec order.\n#define NISA_SPEC_INSTRUCTIONS(X)";
+  for (const auto& ins : spec.instructions) out << " \\\n  X(" << identifier(ins.name) << ")";
+  out << "\n\n// Operand names per instruction, for spec_operands_match.\n";
+  for (const auto& ins : spec.instructions) {
+    out << "inline constexpr std::string_view " << identifier(ins.name) << "_operands[] = {";
+    for (const auto& o : ins.operands) out << '"' << o.name << "\", ";
+    out << "};\n";
+  }
+  out << "\n}  // namespace spec_instruction\n\nnamespace spec_operand {\n";
+  for (std::size_t i = 0; i < spec.instructions.size(); ++i) {
+    const auto& ins = spec.instructions[i];
+    out << "namespace " << identifier(ins.name) << " {\n";
+    for (std::size_t k = 0; k < ins.operands.size(); ++k)
+      out << "inline constexpr OperandSlot " << identifier(ins.operands[k].name) << "{" << i << ", " << k << "};\n";
+    out << "}  // namespace " << identifier(ins.name) << "\n";
+  }
+  out << "}  // namespace spec_operand\n\n"
+      << "// Whether every instruction of `s` that this build knows has the operands\n"
+      << "// (names, order) this build was generated from.\n"
+      << "inline bool spec_operands_match(const Spec& s) {\n"
+      << "  auto same = [&](std::string_view name, const std::string_view* operands, std::size_t n) {\n"
+      << "    for (const InstructionSpec& i : s.instructions) {\n"
+      << "      if (i.name != name) continue;\n"
+      << "      if (i.operands.size() != n) return false;\n"
+      << "      for (std::size_t k = 0; k < n; ++k)\n"
+      << "        if (i.operands[k].name != operands[k]) return false;\n"
+      << "    }\n    return true;\n  };\n  using namespace spec_instruction;\n  return";
+  for (std::size_t i = 0; i < spec.instructions.size(); ++i) {
+    const std::string n = identifier(spec.instructions[i].name);
+    out << (i ? " &&\n        " : " ") << "same(names[" << i << "], " << n << "_operands, std::size(" << n << "_operands))";
+  }
+  out << ";\n}\n\n}  // namespace nisa\n";
+  return out.str();
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
-  if (argc != 3) {
-    std::cerr << "usage: make_spec_enums SPEC.json OUT.hpp\n";
+  if (argc != 4) {
+    std::cerr << "usage: make_spec_enums SPEC.json ENUMS.hpp OPERANDS.hpp\n";
     return 2;
   }
   std::ifstream in(argv[1], std::ios::binary);
@@ -91,18 +165,5 @@ int main(int argc, char** argv) {
   }
   out << " &&\n         classes == \"" << classes << "\";\n}\n\n}  // namespace nisa::spec_enum\n";
 
-  const std::string tmp = std::string(argv[2]) + ".tmp";
-  {
-    std::ofstream f(tmp, std::ios::binary);
-    f << out.str();
-    if (!f) {
-      std::cerr << tmp << ": error: cannot write\n";
-      return 1;
-    }
-  }
-  if (std::rename(tmp.c_str(), argv[2]) != 0) {
-    std::cerr << argv[2] << ": error: cannot write\n";
-    return 1;
-  }
-  return 0;
+  return write_file(argv[2], out.str()) && write_file(argv[3], operands_header(spec)) ? 0 : 1;
 }

@@ -8,31 +8,48 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::activation;
+
+struct Params {
+  ActivationFn op;
+};
+enum : int { kScale, kBias };  // Step::scalar
+
+// data*scale + bias: two float32 roundings, no fused multiply-add.
+inline float scale_bias(float x, float scale, float bias) {
+  const float scaled = x * scale;
+  return scaled + bias;
+}
 
 struct Body : AccumulatingEnd {
-  static void begin(const Step&, int64_t, Lane&) {}
   static void apply(const Step& s, const Lane& lane, int64_t, int64_t n, const float* const* in, float* out) {
-    const float scale = lane.scalar[0], bias = lane.scalar[1];
+    const float scale = lane.scalar[kScale], bias = lane.scalar[kBias];
     const float* x = in[0];
-    for (int64_t i = 0; i < n; ++i) {
-      const float scaled = x[i] * scale;  // two float32 roundings, no fused multiply-add
-      out[i] = scaled + bias;
-    }
-    apply_activation(s.activation, out, n, 0.0f);
+    for (int64_t i = 0; i < n; ++i) out[i] = scale_bias(x[i], scale, bias);
+    apply_activation(s.params<Params>().op, out, n, 0.0f);
   }
 };
 
-}  // namespace
-
-void decode_activation(const DecodeContext& c, Step& s) {
-  const TileAccess* data = c.tile("data");
-  stream_tiles(c, s, c.tile("dst"), {data});
-  s.activation = activation_fn(c, "op");
-  s.prestage = Step::Prestage::scale_bias;
-  s.scalar[0] = c.partition_scalar("scale", 1.0f);
-  s.scalar[1] = c.partition_scalar("bias", 0.0f);
-  accumulate_into(c, s, AccumulatorEngine::scalar, data->first_partition, ReduceOp::add);
+void decode(const DecodeContext& c, Step& s) {
+  const TileAccess* data = c.tile(slot::data);
+  stream_tiles(c, s, c.tile(slot::dst), {data});
+  s.set_params(Params{c.enum_value<ActivationFn>(slot::op)});
+  s.scalar[kScale] = c.partition_scalar(slot::scale, 1.0f);
+  s.scalar[kBias] = c.partition_scalar(slot::bias, 0.0f);
+  accumulate_into(c, s, {slot::reduce_cmd, slot::reduce_op, slot::reduce_res}, AccumulatorEngine::scalar,
+                  data->first_partition, ReduceOp::add);
   s.run = run_lanes<Body>;
 }
+
+// S5: the function's input, data*scale + bias, in its valid range.
+void check_strict(const Step& s, const StrictFault& fault) {
+  check_activation_inputs(s, fault, s.params<Params>().op, [&](int64_t p, float x) {
+    return scale_bias(x, s.scalar[kScale].at(p), s.scalar[kBias].at(p));
+  });
+}
+
+}  // namespace
+
+const InstructionSemantics activation_semantics{decode, {.check = check_strict}};
 
 }  // namespace nisa

@@ -5,12 +5,17 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::dma_copy;
+
 void run(const Step& s, Machine&) { copy_tile_bits(*s.dst, *s.in[0], s.partitions, s.rows(), s.row_length); }
+
+void decode(const DecodeContext& c, Step& s) {
+  s.run = run;
+  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::src)});
+}
+
 }  // namespace
 
-void decode_dma_copy(const DecodeContext& c, Step& s) {
-  s.run = run;
-  stream_tiles(c, s, c.tile("dst"), {c.tile("src")});
-}
+const InstructionSemantics dma_copy_semantics{decode};
 
 }  // namespace nisa

@@ -1,29 +1,31 @@
-// One decoder per instruction (Spike style: instructions/<name>.cpp holds the
-// instruction's element body and the decoder that builds its Step), and the
-// table that finds them by the spec's instruction name.
+// One file per instruction (Spike style): instructions/<name>.cpp holds the
+// instruction's parameter struct, element body, decoder and --strict hooks,
+// and defines `const InstructionSemantics <name>_semantics`. table.cpp lists
+// every instruction of the spec (spec_operands.hpp, generated), so a spec
+// instruction without its file is a link error.
 #pragma once
 #include <string_view>
 
 #include "../decode_context.hpp"
+#include "../strict.hpp"
 
 namespace nisa {
 
 using StepDecoder = void (*)(const DecodeContext&, Step&);
 
-void decode_dma_copy(const DecodeContext& c, Step& s);
-void decode_memset(const DecodeContext& c, Step& s);
-void decode_iota(const DecodeContext& c, Step& s);
-void decode_nonzero_with_count(const DecodeContext& c, Step& s);
-void decode_tensor_copy_predicated(const DecodeContext& c, Step& s);
-void decode_select_reduce(const DecodeContext& c, Step& s);
-void decode_range_select(const DecodeContext& c, Step& s);
-void decode_activation(const DecodeContext& c, Step& s);
-void decode_activate2(const DecodeContext& c, Step& s);
-void decode_tensor_scalar(const DecodeContext& c, Step& s);
-void decode_tensor_tensor(const DecodeContext& c, Step& s);
-void decode_tensor_reduce(const DecodeContext& c, Step& s);
+struct InstructionSemantics {
+  StepDecoder decode = nullptr;
+  StrictHooks strict{};  // what --strict must know about it (defaults: nothing special)
+};
 
-// nullptr for an instruction the interpreter does not implement.
-StepDecoder find_step_decoder(std::string_view instruction_name);
+// <name>_semantics for every spec instruction (declared here so that each
+// file's definition has external linkage).
+#define NISA_DECLARE_SEMANTICS(name) extern const InstructionSemantics name##_semantics;
+NISA_SPEC_INSTRUCTIONS(NISA_DECLARE_SEMANTICS)
+#undef NISA_DECLARE_SEMANTICS
+
+// The semantics of spec instruction `name` (of the spec nisa was built from),
+// and its spec_instruction::id; nullptr / -1 for an unknown name.
+const InstructionSemantics* find_instruction_semantics(std::string_view name, int* id = nullptr);
 
 }  // namespace nisa

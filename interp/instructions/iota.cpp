@@ -16,10 +16,26 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::iota;
+
+// The earlier form: base, partition_step, free_step as given (number), and as
+// integers when all are whole and dst is an integer tile (integer).
+struct Params {
+  double base, partition_step, free_step;
+  int64_t int_base, int_partition_step, int_free_step;
+};
+
+// The NKI 0.6 form: the [step, num] entries, last innermost, padded in front with [0, 1].
+struct PatternParams {
+  int32_t step[4];
+  int32_t num[4];
+  int64_t offset, channel_multiplier;
+};
 
 template <class E, bool kInteger>
 void run(const Step& s, Machine&) {
   using S = typename E::storage;
+  const Params& k = s.params<Params>();
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       uint8_t* row = s.dst->partition(p) + s.dst->row_offsets[static_cast<std::size_t>(r)];
@@ -27,9 +43,10 @@ void run(const Step& s, Machine&) {
         const int64_t i = r * s.row_length + j;
         S v;
         if constexpr (kInteger) {
-          v = E::from_i64(s.int0 + p * s.int1 + i * s.int2);
+          v = E::from_i64(k.int_base + p * k.int_partition_step + i * k.int_free_step);
         } else {
-          v = E::from_f32(static_cast<float>(s.num0 + static_cast<double>(p) * s.num1 + static_cast<double>(i) * s.num2));
+          v = E::from_f32(static_cast<float>(k.base + static_cast<double>(p) * k.partition_step +
+                                             static_cast<double>(i) * k.free_step));
         }
         std::memcpy(row + j * s.dst->element_stride, &v, sizeof(S));
       }
@@ -37,12 +54,12 @@ void run(const Step& s, Machine&) {
 }
 
 // The int32 value of the NKI 0.6 form at partition p, flat free index i.
-inline int32_t pattern_value(const Step& s, int64_t p, int64_t i) {
+inline int32_t pattern_value(const PatternParams& k, int64_t p, int64_t i) {
   // |terms| < 2^31 * 2^24 each: the int64 sum is exact; int32 wraps it.
-  int64_t v = s.int0 + p * s.int1;
-  for (int k = 3; k >= 0; --k) {
-    v += (i % s.pattern_num[k]) * s.pattern_step[k];
-    i /= s.pattern_num[k];
+  int64_t v = k.offset + p * k.channel_multiplier;
+  for (int e = 3; e >= 0; --e) {
+    v += (i % k.num[e]) * k.step[e];
+    i /= k.num[e];
   }
   return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
 }
@@ -50,46 +67,53 @@ inline int32_t pattern_value(const Step& s, int64_t p, int64_t i) {
 template <class E>
 void run_pattern(const Step& s, Machine&) {
   using S = typename E::storage;
+  const PatternParams& k = s.params<PatternParams>();
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       uint8_t* row = s.dst->partition(p) + s.dst->row_offsets[static_cast<std::size_t>(r)];
       for (int64_t j = 0; j < s.row_length; ++j) {
         // from_i64: saturating for integer dtypes, through float32 for float ones.
-        const S v = E::from_i64(pattern_value(s, p, r * s.row_length + j));
+        const S v = E::from_i64(pattern_value(k, p, r * s.row_length + j));
         std::memcpy(row + j * s.dst->element_stride, &v, sizeof(S));
       }
     }
 }
 
 void decode_pattern_form(const DecodeContext& c, Step& s) {
-  const std::vector<int32_t>& pattern = c.operand("pattern").list;  // [step, num] entries
-  const std::size_t entries = pattern.size() / 2;                   // 1..4 (spec)
+  const std::vector<int32_t>& pattern = c.operand(slot::pattern).list;  // [step, num] entries
+  const std::size_t entries = pattern.size() / 2;                       // 1..4 (spec)
+  PatternParams k{{0, 0, 0, 0}, {1, 1, 1, 1}, 0, 0};
   for (std::size_t e = 0; e < entries; ++e) {
-    const std::size_t k = 4 - entries + e;
-    s.pattern_step[k] = pattern[2 * e];
-    s.pattern_num[k] = pattern[2 * e + 1];
+    const std::size_t at = 4 - entries + e;
+    k.step[at] = pattern[2 * e];
+    k.num[at] = pattern[2 * e + 1];
   }
-  s.int0 = c.present("offset") ? c.integer("offset") : 0;
-  s.int1 = c.present("channel_multiplier") ? c.integer("channel_multiplier") : 0;
+  k.offset = c.present(slot::offset) ? c.integer(slot::offset) : 0;
+  k.channel_multiplier = c.present(slot::channel_multiplier) ? c.integer(slot::channel_multiplier) : 0;
+  s.set_params(k);
   s.run = dispatch_dtype(s.dst->dtype, [&](auto e) -> Kernel { return &run_pattern<decltype(e)>; });
 }
 
-}  // namespace
-
-void decode_iota(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile("dst"), {});
-  if (c.present("pattern")) return decode_pattern_form(c, s);
-  s.num0 = c.present("base") ? c.number("base") : 0;
-  s.num1 = c.present("partition_step") ? c.number("partition_step") : 0;
-  s.num2 = c.present("free_step") ? c.number("free_step") : 1;
+void decode(const DecodeContext& c, Step& s) {
+  stream_tiles(c, s, c.tile(slot::dst), {});
+  if (c.present(slot::pattern)) return decode_pattern_form(c, s);
+  Params k{};
+  k.base = c.present(slot::base) ? c.number(slot::base) : 0;
+  k.partition_step = c.present(slot::partition_step) ? c.number(slot::partition_step) : 0;
+  k.free_step = c.present(slot::free_step) ? c.number(slot::free_step) : 1;
   auto whole = [](double x) { return std::floor(x) == x && std::fabs(x) < 0x1p53; };
-  const bool integer = dtype_is_int(s.dst->dtype) && whole(s.num0) && whole(s.num1) && whole(s.num2);
-  s.int0 = integer ? static_cast<int64_t>(s.num0) : 0;
-  s.int1 = integer ? static_cast<int64_t>(s.num1) : 0;
-  s.int2 = integer ? static_cast<int64_t>(s.num2) : 0;
+  const bool integer = dtype_is_int(s.dst->dtype) && whole(k.base) && whole(k.partition_step) && whole(k.free_step);
+  k.int_base = integer ? static_cast<int64_t>(k.base) : 0;
+  k.int_partition_step = integer ? static_cast<int64_t>(k.partition_step) : 0;
+  k.int_free_step = integer ? static_cast<int64_t>(k.free_step) : 0;
+  s.set_params(k);
   s.run = dispatch_dtype(s.dst->dtype, [&](auto e) -> Kernel {
     return integer ? &run<decltype(e), true> : &run<decltype(e), false>;
   });
 }
+
+}  // namespace
+
+const InstructionSemantics iota_semantics{decode};
 
 }  // namespace nisa

@@ -6,11 +6,16 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::memset;
+
+struct Params {
+  uint32_t bits;  // value as dst's bits
+};
 
 template <int64_t Size>
 void run(const Step& s, Machine&) {
   uint8_t pattern[Size];
-  std::memcpy(pattern, &s.bits, Size);  // little-endian host: the low bytes
+  std::memcpy(pattern, &s.params<Params>().bits, Size);  // little-endian host: the low bytes
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       uint8_t* row = s.dst->partition(p) + s.dst->row_offsets[static_cast<std::size_t>(r)];
@@ -18,13 +23,14 @@ void run(const Step& s, Machine&) {
     }
 }
 
-}  // namespace
-
-void decode_memset(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile("dst"), {});
-  s.bits = c.integer_valued("value") ? bits_from_i64(s.dst->dtype, c.integer("value"))
-                                     : bits_from_f32(s.dst->dtype, c.scalar("value"));
+void decode(const DecodeContext& c, Step& s) {
+  stream_tiles(c, s, c.tile(slot::dst), {});
+  s.set_params(Params{c.scalar_bits(slot::value, s.dst->dtype)});
   s.run = s.dst->element_size == 1 ? run<1> : s.dst->element_size == 2 ? run<2> : run<4>;
 }
+
+}  // namespace
+
+const InstructionSemantics memset_semantics{decode};
 
 }  // namespace nisa

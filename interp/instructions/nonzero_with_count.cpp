@@ -10,6 +10,12 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::nonzero_with_count;
+
+struct Params {
+  int32_t index_offset, padding_val;
+};
+constexpr int64_t kPartitionEvery = 16;  // GpSimd core k serves partition 16k (S4.1)
 
 // Address of flat free element i of partition p (rows of the tile's own length).
 inline uint8_t* element_at(const TileAccess& t, int64_t p, int64_t i) {
@@ -21,12 +27,13 @@ template <uint32_t kValueMask>
 void run(const Step& s, Machine&) {
   const TileAccess& src = *s.in[0];
   const TileAccess& dst = *s.dst;
+  const Params& k = s.params<Params>();
   const int64_t count = src.elements;
   // One unit-stride row each (the common case: whole tiles).
   const bool contiguous = src.row_length == count && src.element_stride == 4 && dst.row_length == count + 1 &&
                           dst.element_stride == 4;
   for (int64_t p = 0; p < s.partitions; ++p) {
-    if ((src.first_partition + p) % 16 != 0) continue;  // S4.1: other partitions untouched
+    if ((src.first_partition + p) % kPartitionEvery != 0) continue;  // S4.1: other partitions untouched
     int32_t found = 0;
     if (contiguous) {
       // Branch-free compaction: write every index at slot `found` and advance
@@ -36,7 +43,7 @@ void run(const Step& s, Machine&) {
       for (int64_t i = 0; i < count; ++i) {
         uint32_t bits;
         std::memcpy(&bits, in + 4 * i, 4);
-        const auto index = static_cast<int32_t>(i + s.int0);
+        const auto index = static_cast<int32_t>(i + k.index_offset);
         std::memcpy(out + 4 * static_cast<int64_t>(found), &index, 4);
         found += (bits & kValueMask) != 0;
       }
@@ -45,21 +52,19 @@ void run(const Step& s, Machine&) {
       uint32_t bits;
       std::memcpy(&bits, element_at(src, p, i), 4);
       if ((bits & kValueMask) == 0) continue;
-      const auto index = static_cast<int32_t>(i + s.int0);
+      const auto index = static_cast<int32_t>(i + k.index_offset);
       std::memcpy(element_at(dst, p, found++), &index, 4);
     }
-    const auto padding = static_cast<int32_t>(s.int1);
+    const int32_t padding = k.padding_val;
     for (int64_t i = found; i < count; ++i) std::memcpy(element_at(dst, p, i), &padding, 4);
     std::memcpy(element_at(dst, p, count), &found, 4);
   }
 }
 
-}  // namespace
-
-void decode_nonzero_with_count(const DecodeContext& c, Step& s) {
+void decode(const DecodeContext& c, Step& s) {
   // dst has one more element than src, so each keeps its own row layout.
-  const TileAccess* src = c.tile("src");
-  s.dst = c.tile("dst");
+  const TileAccess* src = c.tile(slot::src);
+  s.dst = c.tile(slot::dst);
   s.partitions = src->partitions;
   s.elements = src->elements;
   s.in[0] = src;
@@ -69,10 +74,13 @@ void decode_nonzero_with_count(const DecodeContext& c, Step& s) {
   // src element not yet read when the two overlap, so stage dst then
   // (starting as a copy: untouched partitions keep their bytes).
   if (tiles_overlap(*s.dst, *src)) stage_dst(c, s, s.dst, s.dst->row_length, /*reads_dst=*/true);
-  s.partition_every = 16;
-  s.int0 = c.integer("index_offset");
-  s.int1 = c.integer("padding_val");
+  s.set_params(Params{static_cast<int32_t>(c.integer(slot::index_offset)), static_cast<int32_t>(c.integer(slot::padding_val))});
   s.run = src->dtype == Dtype::f32 ? run<0x7FFFFFFFu> : run<0xFFFFFFFFu>;
 }
+
+}  // namespace
+
+// --strict reads and writes only the served partitions.
+const InstructionSemantics nonzero_with_count_semantics{decode, {.partition_every = kPartitionEvery}};
 
 }  // namespace nisa

@@ -15,6 +15,14 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::range_select;
+
+struct Params {
+  CompareOp comp_op0, comp_op1;
+  float on_false_value;  // fp32.min (S4.4); not per partition
+  int64_t range_start;
+};
+enum : int { kBound0, kBound1 };  // Step::scalar
 
 constexpr double kFar = 0x1p40;  // beyond any index
 
@@ -44,17 +52,18 @@ void keep_where(CompareOp op, float bound, double& lo, double& hi) {
 
 struct Body : AccumulatingEnd {
   static void begin(const Step& s, int64_t, Lane& lane) {
+    const Params& k = s.params<Params>();
     double lo = -kFar, hi = kFar;
-    keep_where(s.compare0, lane.scalar[0], lo, hi);
-    keep_where(s.compare1, lane.scalar[1], lo, hi);
-    const double rs = static_cast<double>(s.int0);
+    keep_where(k.comp_op0, lane.scalar[kBound0], lo, hi);
+    keep_where(k.comp_op1, lane.scalar[kBound1], lo, hi);
+    const double rs = static_cast<double>(k.range_start);
     lo = std::clamp(lo - rs, -kFar, kFar);
     hi = std::clamp(hi - rs, -kFar, kFar);
     lane.keep_first = static_cast<int64_t>(lo);
     lane.keep_last = static_cast<int64_t>(hi);
   }
   static void apply(const Step& s, const Lane& lane, int64_t first, int64_t n, const float* const* in, float* out) {
-    const float fill = s.scalar[2].value;
+    const float fill = s.params<Params>().on_false_value;
     const int64_t a = std::clamp(lane.keep_first - first, int64_t{0}, n);
     const int64_t b = std::clamp(lane.keep_last + 1 - first, a, n);
     const float* x = in[0];
@@ -67,7 +76,7 @@ struct Body : AccumulatingEnd {
   // is folded, and the fill counts once if any element took it.
   static void apply_max(const Step& s, const Lane& lane, int64_t first, int64_t n, const float* const* in, float* out,
                         float& r) {
-    const float fill = s.scalar[2].value;
+    const float fill = s.params<Params>().on_false_value;
     const int64_t a = std::clamp(lane.keep_first - first, int64_t{0}, n);
     const int64_t b = std::clamp(lane.keep_last + 1 - first, a, n);
     for (int64_t i = 0; i < a; ++i) out[i] = fill;
@@ -77,19 +86,20 @@ struct Body : AccumulatingEnd {
   }
 };
 
-}  // namespace
-
-void decode_range_select(const DecodeContext& c, Step& s) {
-  const TileAccess* on_true = c.tile("on_true_tile");
-  stream_tiles(c, s, c.tile("dst"), {on_true});
-  s.scalar[0] = c.partition_scalar("bound0", 0.0f);
-  s.scalar[1] = c.partition_scalar("bound1", 0.0f);
-  s.scalar[2].value = c.scalar("on_false_value");  // fp32.min (S4.4); not per partition
-  s.compare0 = compare_op(c, "comp_op0");
-  s.compare1 = compare_op(c, "comp_op1");
-  s.int0 = c.integer("range_start");
-  accumulate_into(c, s, AccumulatorEngine::vector, on_true->first_partition, ReduceOp::maximum);
+void decode(const DecodeContext& c, Step& s) {
+  const TileAccess* on_true = c.tile(slot::on_true_tile);
+  stream_tiles(c, s, c.tile(slot::dst), {on_true});
+  s.scalar[kBound0] = c.partition_scalar(slot::bound0, 0.0f);
+  s.scalar[kBound1] = c.partition_scalar(slot::bound1, 0.0f);
+  s.set_params(Params{c.enum_value<CompareOp>(slot::comp_op0), c.enum_value<CompareOp>(slot::comp_op1),
+                      c.scalar(slot::on_false_value), c.integer(slot::range_start)});
+  accumulate_into(c, s, {slot::reduce_cmd, slot::reduce_op, slot::reduce_res}, AccumulatorEngine::vector,
+                  on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
 }
+
+}  // namespace
+
+const InstructionSemantics range_select_semantics{decode};
 
 }  // namespace nisa

@@ -10,15 +10,21 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::select_reduce;
+
+struct Params {
+  bool reverse_pred;
+};
+enum : int { kOnFalse };  // Step::scalar
 
 struct Body : AccumulatingEnd {
   static void begin(const Step&, int64_t, Lane&) {}
   static void apply(const Step& s, const Lane& lane, int64_t, int64_t n, const float* const* in, float* out) {
     const float* pred = in[0];
     const float* on_true = in[1];
-    const float on_false = lane.scalar[0];
+    const float on_false = lane.scalar[kOnFalse];
     // Both values are read before the choice so the loop compiles to a blend.
-    if (s.flag0) {
+    if (s.params<Params>().reverse_pred) {
       for (int64_t i = 0; i < n; ++i) {
         const float t = on_true[i];
         out[i] = pred[i] == 0.0f ? t : on_false;
@@ -42,14 +48,15 @@ void run_contiguous(const Step& s, Machine& m) {
   const TileAccess& pred = *s.in[0];
   const TileAccess& on_true = *s.in[1];
   const bool folds = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce;
+  const bool reverse = s.params<Params>().reverse_pred;
   for (int64_t p = 0; p < s.partitions; ++p) {
-    const auto on_false = std::bit_cast<uint32_t>(s.scalar[0].at(p));
+    const auto on_false = std::bit_cast<uint32_t>(s.scalar[kOnFalse].at(p));
     float r = fold_start(ReduceOp::maximum);
     for (int64_t row = 0; row < s.rows(); ++row) {
       const auto ri = static_cast<std::size_t>(row);
       uint8_t* out = dst.partition(p) + dst.row_offsets[ri];
       select_row<4, Pred, false, true>(out, pred.partition(p) + pred.row_offsets[ri],
-                                       on_true.partition(p) + on_true.row_offsets[ri], 0, nullptr, on_false, s.flag0,
+                                       on_true.partition(p) + on_true.row_offsets[ri], 0, nullptr, on_false, reverse,
                                        s.row_length);
       if (folds) r = fold(ReduceOp::maximum, r, reinterpret_cast<const float*>(out), s.row_length);
     }
@@ -57,18 +64,21 @@ void run_contiguous(const Step& s, Machine& m) {
   }
 }
 
-}  // namespace
-
-void decode_select_reduce(const DecodeContext& c, Step& s) {
-  const TileAccess* on_true = c.tile("on_true");
-  stream_tiles(c, s, c.tile("dst"), {c.tile("predicate"), on_true});
-  s.scalar[0] = c.partition_scalar("on_false", 0.0f);
-  s.flag0 = c.boolean("reverse_pred");
-  accumulate_into(c, s, AccumulatorEngine::vector, on_true->first_partition, ReduceOp::maximum);
+void decode(const DecodeContext& c, Step& s) {
+  const TileAccess* on_true = c.tile(slot::on_true);
+  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate), on_true});
+  s.scalar[kOnFalse] = c.partition_scalar(slot::on_false, 0.0f);
+  s.set_params(Params{c.boolean(slot::reverse_pred)});
+  accumulate_into(c, s, {slot::reduce_cmd, slot::reduce_op, slot::reduce_res}, AccumulatorEngine::vector,
+                  on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
   const TileAccess& pred = *s.in[0];
   if (reads_in_place(*s.dst) && reads_in_place(*s.in[1]) && pred.element_size == 1 && pred.unit_stride())
     s.run = pred.dtype == Dtype::i8 ? run_contiguous<int8_t> : run_contiguous<uint8_t>;
 }
+
+}  // namespace
+
+const InstructionSemantics select_reduce_semantics{decode};
 
 }  // namespace nisa

@@ -1,28 +1,21 @@
+// Every instruction of the spec nisa was built from, by spec_instruction::id:
+// each instructions/<name>.cpp defines <name>_semantics, and a spec
+// instruction without one fails the link.
 #include "instructions.hpp"
 
 namespace nisa {
 
-StepDecoder find_step_decoder(std::string_view name) {
-  struct Entry {
-    std::string_view name;
-    StepDecoder decode;
-  };
-  static constexpr Entry kTable[] = {
-      {"dma_copy", decode_dma_copy},
-      {"memset", decode_memset},
-      {"iota", decode_iota},
-      {"nonzero_with_count", decode_nonzero_with_count},
-      {"tensor_copy_predicated", decode_tensor_copy_predicated},
-      {"select_reduce", decode_select_reduce},
-      {"range_select", decode_range_select},
-      {"activation", decode_activation},
-      {"activate2", decode_activate2},
-      {"tensor_scalar", decode_tensor_scalar},
-      {"tensor_tensor", decode_tensor_tensor},
-      {"tensor_reduce", decode_tensor_reduce},
-  };
-  for (const Entry& e : kTable)
-    if (e.name == name) return e.decode;
+const InstructionSemantics* find_instruction_semantics(std::string_view name, int* id) {
+#define NISA_SEMANTICS_ADDRESS(name) &name##_semantics,
+  static const InstructionSemantics* const kTable[] = {NISA_SPEC_INSTRUCTIONS(NISA_SEMANTICS_ADDRESS)};
+#undef NISA_SEMANTICS_ADDRESS
+  static_assert(std::size(kTable) == spec_instruction::count);
+  for (std::size_t k = 0; k < spec_instruction::count; ++k)
+    if (spec_instruction::names[k] == name) {
+      if (id != nullptr) *id = static_cast<int>(k);
+      return kTable[k];
+    }
+  if (id != nullptr) *id = -1;
   return nullptr;
 }
 

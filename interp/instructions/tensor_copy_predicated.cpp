@@ -10,17 +10,24 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::tensor_copy_predicated;
+
+struct Params {
+  bool reverse_pred;
+  uint32_t bits;  // a scalar src as dst's bits
+};
 
 template <int64_t kSize, class Pred, bool kScalarSrc>
 void run(const Step& s, Machine&) {
   const TileAccess& dst = *s.dst;
   const TileAccess& pred = *s.in[0];
   const TileAccess& src = kScalarSrc ? pred : *s.in[1];  // not read with a scalar src
-  const bool reverse = s.flag0;
+  const Params& k = s.params<Params>();
+  const bool reverse = k.reverse_pred;
   uint8_t scalar[kSize];
-  std::memcpy(scalar, &s.bits, kSize);
+  std::memcpy(scalar, &k.bits, kSize);
   Bits<kSize> scalar_bits;
-  std::memcpy(&scalar_bits, &s.bits, kSize);
+  std::memcpy(&scalar_bits, &k.bits, kSize);
   const bool contiguous = dst.element_stride == kSize && pred.element_stride == static_cast<int64_t>(sizeof(Pred)) &&
                           (kScalarSrc || src.element_stride == kSize);
   for (int64_t p = 0; p < s.partitions; ++p)
@@ -57,19 +64,14 @@ Kernel pick(int64_t predicate_size, bool scalar_src) {
   }
 }
 
-}  // namespace
-
-void decode_tensor_copy_predicated(const DecodeContext& c, Step& s) {
-  const bool scalar_src = !c.is_tile("src");
+void decode(const DecodeContext& c, Step& s) {
+  const bool scalar_src = !c.is_tile(slot::src);
   if (scalar_src) {
-    stream_tiles(c, s, c.tile("dst"), {c.tile("predicate")}, /*reads_dst=*/true);
-    s.bits = c.integer_valued("src") ? bits_from_i64(s.dst->dtype, c.integer("src"))
-                                     : bits_from_f32(s.dst->dtype, c.scalar("src"));
+    stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate)}, /*reads_dst=*/true);
   } else {
-    stream_tiles(c, s, c.tile("dst"), {c.tile("predicate"), c.tile("src")}, /*reads_dst=*/true);
+    stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate), c.tile(slot::src)}, /*reads_dst=*/true);
   }
-  s.flag0 = c.boolean("reverse_pred");
-  s.predicated = true;
+  s.set_params(Params{c.boolean(slot::reverse_pred), scalar_src ? c.scalar_bits(slot::src, s.dst->dtype) : 0u});
   const int64_t psize = s.in[0]->element_size;
   switch (s.dst->element_size) {
     case 1: s.run = pick<1>(psize, scalar_src); break;
@@ -77,5 +79,24 @@ void decode_tensor_copy_predicated(const DecodeContext& c, Step& s) {
     default: s.run = pick<4>(psize, scalar_src); break;
   }
 }
+
+// --strict: only the selected elements are written (S4.2); their addresses,
+// taken before the step runs (dst may overlap the predicate).
+void selected_elements(const Step& s, std::vector<uint8_t*>& out) {
+  const TileAccess& pred = *s.in[0];
+  const TileAccess& dst = s.staged ? *s.final_dst : *s.dst;
+  const bool reverse = s.params<Params>().reverse_pred;
+  for_each_element(dst, 1, [&](int64_t p, int64_t i, const uint8_t* address) {
+    const uint8_t* pa = pred.partition(p) + pred.row_offsets[static_cast<std::size_t>(i / pred.row_length)] +
+                        (i % pred.row_length) * pred.element_stride;
+    uint32_t v = 0;
+    std::memcpy(&v, pa, static_cast<std::size_t>(pred.element_size));  // little-endian: the low bytes
+    if ((v != 0) != reverse) out.push_back(const_cast<uint8_t*>(address));
+  });
+}
+
+}  // namespace
+
+const InstructionSemantics tensor_copy_predicated_semantics{decode, {.written_elements = selected_elements}};
 
 }  // namespace nisa

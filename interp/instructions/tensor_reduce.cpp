@@ -12,6 +12,13 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::tensor_reduce;
+
+struct Params {
+  bool negate;
+  int64_t group;   // with axis: elements reduced into each result
+  float* scratch;  // with axis: one partition's float32 data, then its results (TileTable memory)
+};
 
 struct Body {
   static void begin(const Step&, int64_t, Lane&) {}
@@ -21,7 +28,7 @@ struct Body {
     if (s.reduce_op == ReduceOp::subtract && first == 0 && n > 0) out[0] = -out[0];
   }
   static void end(const Step& s, Machine&, int64_t p, float r) {
-    const float v = s.flag0 ? -r : r;
+    const float v = s.params<Params>().negate ? -r : r;
     s.final_dst->store(s.final_dst->partition(p), s.final_dst->element_stride, 1, &v);
   }
 };
@@ -37,20 +44,21 @@ struct BitBody {
 };
 
 // Several results per partition: the partition's data is read whole into
-// scratch first, so dst may overlap it (S1.6), then each run of s.int0
+// scratch first, so dst may overlap it (S1.6), then each run of `group`
 // elements folds into one result.
 void run_groups(const Step& s, Machine&) {
   const TileAccess& data = *s.in[0];
   const TileAccess& dst = *s.final_dst;
-  const int64_t group = s.int0, results = s.elements / group;
-  float* values = s.scratch;
-  float* out = s.scratch + s.elements;
+  const Params& k = s.params<Params>();
+  const int64_t group = k.group, results = s.elements / group;
+  float* values = k.scratch;
+  float* out = k.scratch + s.elements;
   for (int64_t p = 0; p < s.partitions; ++p) {
     for (int64_t row = 0; row < s.rows(); ++row)
       data.load(data.partition(p) + data.row_offsets[static_cast<std::size_t>(row)], data.element_stride, s.row_length, values + row * s.row_length);
-    for (int64_t k = 0; k < results; ++k) {
-      const float r = fold(s.reduce_op, fold_start(s.reduce_op), values + k * group, group);
-      out[k] = s.flag0 ? -r : r;
+    for (int64_t j = 0; j < results; ++j) {
+      const float r = fold(s.reduce_op, fold_start(s.reduce_op), values + j * group, group);
+      out[j] = k.negate ? -r : r;
     }
     for (int64_t row = 0; row * dst.row_length < results; ++row)
       dst.store(dst.partition(p) + dst.row_offsets[static_cast<std::size_t>(row)], dst.element_stride, dst.row_length, out + row * dst.row_length);
@@ -63,42 +71,48 @@ void run_bit_groups(const Step& s, Machine&) {
   const TileAccess& dst = *s.final_dst;
   const LoadBits load = load_bits_for(data.dtype);
   const StoreBits store = store_bits_for(dst.dtype);
-  const int64_t group = s.int0, results = s.elements / group;
-  auto* values = reinterpret_cast<uint32_t*>(s.scratch);
+  const Params& k = s.params<Params>();
+  const int64_t group = k.group, results = s.elements / group;
+  auto* values = reinterpret_cast<uint32_t*>(k.scratch);
   uint32_t* out = values + s.elements;
   for (int64_t p = 0; p < s.partitions; ++p) {
     for (int64_t row = 0; row < s.rows(); ++row)
       load(data.partition(p) + data.row_offsets[static_cast<std::size_t>(row)], data.element_stride, s.row_length, values + row * s.row_length);
-    for (int64_t k = 0; k < results; ++k) {
+    for (int64_t j = 0; j < results; ++j) {
       uint32_t r = bit_reduce_identity(s.reduce_op);
-      for (int64_t i = 0; i < group; ++i) r = bit_combine(s.reduce_op, r, values[k * group + i]);
-      out[k] = r;
+      for (int64_t i = 0; i < group; ++i) r = bit_combine(s.reduce_op, r, values[j * group + i]);
+      out[j] = r;
     }
     for (int64_t row = 0; row * dst.row_length < results; ++row)
       store(dst.partition(p) + dst.row_offsets[static_cast<std::size_t>(row)], dst.element_stride, dst.row_length, out + row * dst.row_length);
   }
 }
 
-}  // namespace
-
-void decode_tensor_reduce(const DecodeContext& c, Step& s) {
+void decode(const DecodeContext& c, Step& s) {
   // The free elements stream through the lane loop into the fold only; the
   // [P, 1] result is written per partition after its last element was read
   // (S1.6: dst may overlap data).
-  const TileAccess* data = c.tile("data");
+  const TileAccess* data = c.tile(slot::data);
   stream_tiles(c, s, data, {data});
-  s.final_dst = c.tile("dst");
-  set_reduce_op(c, s, "op", ReduceOp::add);
-  s.flag0 = c.boolean("negate");
-  s.result_in_final_dst = true;
+  s.final_dst = c.tile(slot::dst);
+  set_reduce_op(c, s, slot::op, ReduceOp::add);
+  Params k{c.boolean(slot::negate), 0, nullptr};
   const bool bitvec = spec_enum::is_bitvec(s.reduce_op);
   s.run = bitvec ? run_bit_lanes<BitBody, false> : run_lanes<Body, false>;
   if (s.final_dst->elements > 1) {  // axis= keeps some free axes (checked: elements divide)
-    s.int0 = s.elements / s.final_dst->elements;
+    k.group = s.elements / s.final_dst->elements;
     const auto words = static_cast<std::size_t>(s.elements + s.final_dst->elements);  // float32 or bit patterns
-    s.scratch = reinterpret_cast<float*>(c.tiles.buffer(words * sizeof(float)));
+    k.scratch = reinterpret_cast<float*>(c.tiles.buffer(words * sizeof(float)));
     s.run = bitvec ? run_bit_groups : run_groups;
   }
+  s.set_params(k);
 }
+
+// --strict: the result is in final_dst (s.dst is the data it streams).
+const TileAccess* result_tile(const Step& s) { return s.final_dst; }
+
+}  // namespace
+
+const InstructionSemantics tensor_reduce_semantics{decode, {.result_tile = result_tile}};
 
 }  // namespace nisa

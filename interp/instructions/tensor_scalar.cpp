@@ -11,39 +11,45 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::tensor_scalar;
 
-struct Body {
-  static void begin(const Step&, int64_t, Lane&) {}
+struct Params {
+  AluOp op0, op1;
+  bool reverse0, reverse1;
+};
+enum : int { kOperand0, kOperand1 };  // Step::scalar
+
+struct Body : ElementwiseBody {
   static void apply(const Step& s, const Lane& lane, int64_t, int64_t n, const float* const* in, float* out) {
-    alu_with_scalar(s.op0, in[0], lane.scalar[0], s.flag0, out, n);
-    if (s.op1 != AluOp::bypass) alu_with_scalar(s.op1, out, lane.scalar[1], s.flag1, out, n);
+    const Params& k = s.params<Params>();
+    alu_with_scalar(k.op0, in[0], lane.scalar[kOperand0], k.reverse0, out, n);
+    if (k.op1 != AluOp::bypass) alu_with_scalar(k.op1, out, lane.scalar[kOperand1], k.reverse1, out, n);
   }
-  static void end(const Step&, Machine&, int64_t, float) {}
 };
 
-struct BitBody {
-  static uint32_t start(const Step&) { return 0; }
+struct BitBody : ElementwiseBitBody {
   static uint32_t stage(AluOp op, uint32_t x, uint32_t operand, bool reverse) {
     return reverse && !spec_enum::is_unary(op) ? bit_alu(op, operand, x) : bit_alu(op, x, operand);
   }
   static void apply(const Step& s, const uint32_t* scalars, int64_t n, const uint32_t* const* in, uint32_t* out, uint32_t&) {
-    for (int64_t i = 0; i < n; ++i) out[i] = stage(s.op1, stage(s.op0, in[0][i], scalars[0], s.flag0), scalars[1], s.flag1);
+    const Params& k = s.params<Params>();
+    for (int64_t i = 0; i < n; ++i)
+      out[i] = stage(k.op1, stage(k.op0, in[0][i], scalars[kOperand0], k.reverse0), scalars[kOperand1], k.reverse1);
   }
-  static void end(const Step&, int64_t, uint32_t) {}
 };
+
+void decode(const DecodeContext& c, Step& s) {
+  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::data)});
+  const Params& k = s.set_params(Params{c.enum_value<AluOp>(slot::op0), c.enum_value<AluOp>(slot::op1),
+                                        c.boolean(slot::reverse0), c.boolean(slot::reverse1)});
+  s.scalar[kOperand0] = c.partition_scalar(slot::operand0, 0.0f);
+  s.scalar[kOperand1] = c.partition_scalar(slot::operand1, 0.0f);
+  const bool bitvec = spec_enum::is_bitvec(k.op0) || spec_enum::is_bitvec(k.op1);
+  s.run = bitvec ? run_bit_lanes<BitBody> : run_lanes<Body>;
+}
 
 }  // namespace
 
-void decode_tensor_scalar(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile("dst"), {c.tile("data")});
-  s.op0 = alu_op(c, "op0");
-  s.op1 = alu_op(c, "op1");
-  s.scalar[0] = c.partition_scalar("operand0", 0.0f);
-  s.scalar[1] = c.partition_scalar("operand1", 0.0f);
-  s.flag0 = c.boolean("reverse0");
-  s.flag1 = c.boolean("reverse1");
-  const bool bitvec = spec_enum::is_bitvec(s.op0) || spec_enum::is_bitvec(s.op1);
-  s.run = bitvec ? run_bit_lanes<BitBody> : run_lanes<Body>;
-}
+const InstructionSemantics tensor_scalar_semantics{decode};
 
 }  // namespace nisa

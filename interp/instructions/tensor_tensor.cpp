@@ -8,29 +8,30 @@
 
 namespace nisa {
 namespace {
+namespace slot = spec_operand::tensor_tensor;
 
-struct Body {
-  static void begin(const Step&, int64_t, Lane&) {}
+struct Params { AluOp op; };
+
+struct Body : ElementwiseBody {
   static void apply(const Step& s, const Lane&, int64_t, int64_t n, const float* const* in, float* out) {
-    alu_with_tensor(s.op0, in[0], in[1], out, n);
+    alu_with_tensor(s.params<Params>().op, in[0], in[1], out, n);
   }
-  static void end(const Step&, Machine&, int64_t, float) {}
 };
 
-struct BitBody {
-  static uint32_t start(const Step&) { return 0; }
+struct BitBody : ElementwiseBitBody {
   static void apply(const Step& s, const uint32_t*, int64_t n, const uint32_t* const* in, uint32_t* out, uint32_t&) {
-    for (int64_t i = 0; i < n; ++i) out[i] = bit_alu(s.op0, in[0][i], in[1][i]);
+    for (int64_t i = 0; i < n; ++i) out[i] = bit_alu(s.params<Params>().op, in[0][i], in[1][i]);
   }
-  static void end(const Step&, int64_t, uint32_t) {}
 };
+
+void decode(const DecodeContext& c, Step& s) {
+  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::data1), c.tile(slot::data2)});
+  const Params& k = s.set_params(Params{c.enum_value<AluOp>(slot::op)});
+  s.run = spec_enum::is_bitvec(k.op) ? run_bit_lanes<BitBody> : run_lanes<Body>;
+}
 
 }  // namespace
 
-void decode_tensor_tensor(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile("dst"), {c.tile("data1"), c.tile("data2")});
-  s.op0 = alu_op(c, "op");
-  s.run = spec_enum::is_bitvec(s.op0) ? run_bit_lanes<BitBody> : run_lanes<Body>;
-}
+const InstructionSemantics tensor_tensor_semantics{decode};
 
 }  // namespace nisa

@@ -4,3 +4,8 @@
 add_test(NAME bench_quick
          COMMAND ${NISA_PYTHON} ${PROJECT_SOURCE_DIR}/bench/run.py --nisa ${NISA_EXE} --reps 2 --repeat 1)
 set_tests_properties(bench_quick PROPERTIES TIMEOUT 60)
+# The bench NumPy model runs the reference model's functions (nki_ref.py) for
+# what it has no fast closure for: bit for bit through its adapter, and its
+# fast closures within the bench tolerance (numpy_model_reference.py).
+add_test(NAME bench_model_reference
+         COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/numpy_model_reference.py)

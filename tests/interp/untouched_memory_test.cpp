@@ -91,3 +91,29 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
       for (int i = 0; i < 4; ++i) CHECK(m.get<uint8_t>(pred, p, i) == i % 2);
   }
 }
+
+// "nonzero_with_count" (S4.1): dst has one more element than src, and only the
+// partitions whose physical number is a multiple of 16 are written: on
+// partitions 32..63 that is 32 and 48, columns 2..6 of the block; every other
+// byte keeps its value.
+TEST_CASE("nonzero_with_count writes only its dst view, on partitions 16k") {
+  TestMachine m;
+  const int32_t block = m.sbuf("block", Dtype::i32, {128, 16});
+  for (int p = 0; p < 128; ++p)
+    for (int i = 0; i < 16; ++i) m.set<int32_t>(block, p, i, 1000 + i);
+  auto view = [&](int64_t col, int64_t width) {
+    Operand o = m.rows(block, 32, 32);
+    o.view.dims[1] = DimSlice{col, width, 1};
+    return o;
+  };
+  m.add("nonzero_with_count", {{"dst", view(2, 5)}, {"src", view(8, 4)}});
+  m.run();
+  for (int p = 0; p < 128; ++p)
+    for (int i = 0; i < 16; ++i) {
+      CAPTURE(p);
+      CAPTURE(i);
+      const bool written = (p == 32 || p == 48) && i >= 2 && i < 7;
+      // src 1008..1011 is all nonzero: indices 0..3, then the count 4.
+      CHECK(m.get<int32_t>(block, p, i) == (written ? i - 2 : 1000 + i));
+    }
+}
