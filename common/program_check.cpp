@@ -393,7 +393,8 @@ struct InstructionChecker {
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
-    const bool ta = is_tensor(a), tb = is_tensor(b);
+    // Some checks name one operand only (exclusive: groups; the other index is -1).
+    const bool ta = a >= 0 && is_tensor(a), tb = b >= 0 && is_tensor(b);
     switch (c.kind) {
       case CheckKind::same_shape:
         if (ta && tb && (view_partitions(operand(a).view) != view_partitions(operand(b).view) ||
