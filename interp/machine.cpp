@@ -1,16 +1,31 @@
 #include "machine.hpp"
 
-#include <cstdlib>
+#include <algorithm>
+#include <sys/mman.h>
+#include <unistd.h>
 #include <limits>
 #include <new>
 
 namespace nisa {
 
-ZeroedBytes::ZeroedBytes(std::size_t size) : bytes_(static_cast<uint8_t*>(std::calloc(size == 0 ? 1 : size, 1))), size_(size) {
-  if (!bytes_) throw std::bad_alloc();
+ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t body = (std::max<std::size_t>(size, 1) + page - 1) / page * page;
+  const std::size_t mapped = body + 2 * page;
+  void* mapping = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) throw std::bad_alloc();
+  auto* first = static_cast<uint8_t*>(mapping) + page;
+  if (::mprotect(first, body, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(mapping, mapped);
+    throw std::bad_alloc();
+  }
+  // The bytes end at the upper guard page (64-byte aligned start), so an
+  // access past the end faults at once.
+  const std::size_t slack = (body - size) & ~std::size_t{63};
+  bytes_ = std::unique_ptr<uint8_t, Unmap>(first + slack, Unmap{static_cast<uint8_t*>(mapping), mapped});
 }
 
-void ZeroedBytes::Free::operator()(uint8_t* p) const { std::free(p); }
+void ZeroedBytes::Unmap::operator()(uint8_t*) const { ::munmap(mapping, mapped); }
 
 Machine make_machine(const Spec& spec, const Program& program) {
   Machine m;
