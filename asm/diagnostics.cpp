@@ -73,6 +73,13 @@ std::string did_you_mean(std::string_view name, const std::vector<std::string>& 
   return best.empty() ? "" : "; did you mean '" + best + "'?";
 }
 
+bool DiagnosticList::reported_at(int line, int column) const {
+  if (full_) return true;
+  for (const auto& e : list_)
+    if (e.line == line && e.column == column) return true;
+  return false;
+}
+
 void DiagnosticList::error(int line, int column, std::string message) {
   if (full_) return;
   Diagnostic d{file_, line, column, std::move(message),
