@@ -27,6 +27,9 @@ class DiagnosticList {
   DiagnosticList(std::string file, const SourceLines& lines) : file_(std::move(file)), lines_(lines) {}
   void error(int line, int column, std::string message);
   bool full() const { return full_; }
+  // Whether an error at this line and column is already in the list (or the
+  // list is full): lets a caller skip building a costly repeated message.
+  bool reported_at(int line, int column) const;
   std::vector<Diagnostic> take() { return std::move(list_); }
   bool empty() const { return list_.empty(); }
 

@@ -97,7 +97,9 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   }
   const int spec_index = spec.find_instruction(mnemonic.text);
   if (spec_index < 0) {
-    diags.error(line, mnemonic.column, unknown_instruction_message(spec, mnemonic.text));
+    // A .rept body repeats its unknown name every iteration: search for the
+    // closest mnemonic (a comparison with every one) only the first time.
+    if (!diags.reported_at(line, mnemonic.column)) diags.error(line, mnemonic.column, unknown_instruction_message(spec, mnemonic.text));
     return;
   }
   const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(spec_index)];

@@ -393,6 +393,7 @@ struct InstructionChecker {
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
+    // Some checks name one operand only (exclusive: groups; the other index is -1).
     const bool ta = is_tensor(a), tb = is_tensor(b);
     switch (c.kind) {
       case CheckKind::same_shape:

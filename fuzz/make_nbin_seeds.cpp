@@ -1,7 +1,8 @@
 // Seeds of the nbin fuzz target: assembles each .nasm given and writes
 // OUT_DIR/<name>.<n>.nbin as the target reads it (fuzz_entries.hpp): one
 // leading byte choosing CRC recomputation and --strict, then the binary.
-// Programs that do not assemble (the bad-input tests) are skipped.
+// Programs that do not assemble (the bad-input tests) are skipped, each with
+// its first error on stdout.
 #include <cstdio>
 #include <filesystem>
 #include <string>
@@ -24,7 +25,10 @@ int main(int argc, char** argv) {
   for (int i = 2; i < argc; ++i) {
     try {
       nisa::AssembleResult r = nisa::assemble(spec, nisa::read_file_text(argv[i]), argv[i]);
-      if (!r.diagnostics.empty()) continue;
+      if (!r.diagnostics.empty()) {
+        std::printf("skipped %s", nisa::format_diagnostic(r.diagnostics.front()).c_str());
+        continue;
+      }
       std::vector<uint8_t> bytes = nisa::encode_program(spec, r.program);
       for (uint8_t mode : {uint8_t{0}, uint8_t{3}}) {
         std::vector<uint8_t> seed{mode};

@@ -1,6 +1,7 @@
 #include "machine.hpp"
 
 #include <sys/mman.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cstdlib>
@@ -10,15 +11,25 @@
 namespace nisa {
 
 ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
-  const std::size_t mapped = size == 0 ? 1 : size;
-  void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (p == MAP_FAILED) throw std::bad_alloc();
+  const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+  const std::size_t body = (std::max<std::size_t>(size, 1) + page - 1) / page * page;
+  const std::size_t mapped = body + 2 * page;
+  void* mapping = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (mapping == MAP_FAILED) throw std::bad_alloc();
+  auto* first = static_cast<uint8_t*>(mapping) + page;
+  if (::mprotect(first, body, PROT_READ | PROT_WRITE) != 0) {
+    ::munmap(mapping, mapped);
+    throw std::bad_alloc();
+  }
   constexpr std::size_t kHugePage = std::size_t{2} << 20;
-  if (mapped >= kHugePage) madvise(p, mapped, MADV_HUGEPAGE);  // advice only: refusal is fine
-  bytes_ = std::unique_ptr<uint8_t, Unmap>(static_cast<uint8_t*>(p), Unmap{mapped});
+  if (body >= kHugePage) ::madvise(first, body, MADV_HUGEPAGE);  // advice only: refusal is fine
+  // The bytes end at the upper guard page (64-byte aligned start), so an
+  // access past the end faults at once.
+  const std::size_t slack = (body - size) & ~std::size_t{63};
+  bytes_ = std::unique_ptr<uint8_t, Unmap>(first + slack, Unmap{static_cast<uint8_t*>(mapping), mapped});
 }
 
-void ZeroedBytes::Unmap::operator()(uint8_t* p) const { munmap(p, size); }
+void ZeroedBytes::Unmap::operator()(uint8_t*) const { ::munmap(mapping, mapped); }
 
 namespace {
 // Bytes per partition the program's tensors of `memory` reach, rounded up to
