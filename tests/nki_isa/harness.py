@@ -25,6 +25,16 @@ import traceback
 
 import numpy as np
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
+import ref_dtypes  # noqa: E402  (the reference model's dtype conversions, S2)
+
+
+def round_to(dtype, x):
+    """float32 values rounded to nisa dtype `dtype` (bf16, fp8e4m3, ...) and
+    back: what NKI's astype(dtype) gives, and what nisa reads from a float32
+    .npy input of that dtype (LANGUAGE.md 3)."""
+    return ref_dtypes.round_to(dtype, np.asarray(x, dtype=np.float32))
+
 
 class Mismatch(AssertionError):
     pass
