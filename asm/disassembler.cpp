@@ -47,21 +47,30 @@ std::string declaration_text(const TensorDecl& t) {
   return s;
 }
 
-// NAME.ap(pattern=[[step, num], ...], offset=K), offset always spelled out.
-std::string pattern_text(const TensorDecl& t, const TensorView& v) {
+std::string view_text(const Program& p, const TensorView& v);
+
+// NAME.ap(pattern=[[step, num], ...], offset=K), offset always spelled out,
+// then vector_offset=IDX / scalar_offset=IDX and indirect_dim=D if dynamic.
+std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView& v) {
   std::string s = t.name + ".ap(pattern=[";
   for (std::size_t d = 0; d < v.pattern.size(); ++d) {
     if (d) s += ", ";
     s += '[' + std::to_string(v.pattern[d].step) + ", " + std::to_string(v.pattern[d].num) + ']';
   }
-  return s + "], offset=" + std::to_string(v.offset) + ")";
+  s += "], offset=" + std::to_string(v.offset);
+  if (v.indirect != IndirectKind::none && v.index.size() == 1) {
+    s += v.indirect == IndirectKind::vector ? ", vector_offset=" : ", scalar_offset=";
+    s += view_text(p, v.index[0]);
+    s += ", indirect_dim=" + std::to_string(v.indirect_dim);
+  }
+  return s + ")";
 }
 
 // NAME, or NAME[...] with trailing whole dimensions left out (LANGUAGE.md 2.3),
 // or the access pattern as written.
 std::string view_text(const Program& p, const TensorView& v) {
   const TensorDecl& t = p.tensors[static_cast<std::size_t>(v.tensor)];
-  if (v.is_pattern) return pattern_text(t, v);
+  if (v.is_pattern) return pattern_text(p, t, v);
   std::size_t used = v.dims.size();
   while (used > 0 && v.dims[used - 1] == DimSlice{0, t.shape[used - 1], 1}) --used;
   if (used == 0) return t.name;

@@ -133,6 +133,9 @@ void reset_operand(Operand& out) {
   out.view.is_pattern = false;
   out.view.offset = 0;
   out.view.pattern.clear();
+  out.view.indirect = IndirectKind::none;
+  out.view.indirect_dim = 0;
+  out.view.index.clear();
   out.scalar = 0;
   out.integer = 0;
   out.list.clear();
@@ -186,6 +189,8 @@ void parse_pattern_list(const AssemblyState& state, TokenCursor& cur, std::vecto
 
 // NAME.ap(pattern=[[step, num], ...], offset=K) (NKI 0.6 NkiTensor.ap;
 // LANGUAGE.md 2.3): keywords optional, positional order pattern then offset.
+// NKI's dynamic forms take keywords: vector_offset=IDX or scalar_offset=IDX
+// (IDX a tensor view), and indirect_dim=D (nki-aps "Dynamic Access").
 void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorView& v) {
   const Token& open = cur.peek();
   expect(cur, '(', "after '.ap'");
@@ -193,30 +198,56 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
   v.is_pattern = true;
   v.offset = 0;
   v.pattern.clear();
-  bool seen[2] = {false, false};  // pattern, offset
+  v.indirect = IndirectKind::none;
+  v.indirect_dim = 0;
+  v.index.clear();
+  static constexpr std::string_view names[] = {"pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim"};
+  bool seen[5] = {};
+  int indirect_dim_column = -1;
   for (int position = 0; !cur.accept(')'); ++position) {
     if (position > 0) expect(cur, ',', cur.at_end() ? "or ')' to close .ap(" : "between the arguments of .ap");
     const Token& at = cur.peek();
     int which = position;
     if (at.kind == TokenKind::identifier && cur.peek_second().is('=')) {
-      if (at.text != "pattern" && at.text != "offset")
-        throw SourceError{at.column, "unknown argument '" + std::string(at.text) + "' of .ap (accepted: pattern, offset)"};
-      which = at.text == "pattern" ? 0 : 1;
+      which = -1;
+      for (int k = 0; k < 5; ++k)
+        if (at.text == names[k]) which = k;
+      if (which < 0)
+        throw SourceError{at.column, "unknown argument '" + std::string(at.text) +
+                                         "' of .ap (accepted: pattern, offset, vector_offset, scalar_offset, indirect_dim)"};
       cur.next();
       cur.next();
+    } else if (which > 1) {
+      throw SourceError{at.column, ".ap takes two positional arguments, pattern and offset; name the others (vector_offset=...)"};
     }
-    if (which > 1) throw SourceError{at.column, ".ap takes two arguments: pattern and offset"};
-    if (seen[which]) throw SourceError{at.column, std::string(which == 0 ? "pattern" : "offset") + " given twice"};
+    if (seen[which]) throw SourceError{at.column, std::string(names[which]) + " given twice"};
     seen[which] = true;
     if (which == 0) {
       parse_pattern_list(state, cur, v.pattern);
-    } else {
+    } else if (which == 1) {
       const Token& k = cur.peek();
       v.offset = pattern_integer(state, cur, "offset");
       if (v.offset < 0) throw SourceError{k.column, "offset " + std::to_string(v.offset) + " is negative"};
+    } else if (which == 4) {
+      const Token& k = cur.peek();
+      indirect_dim_column = k.column;
+      const int64_t d = pattern_integer(state, cur, "indirect_dim");
+      if (d < 0 || d > 7) throw SourceError{k.column, "indirect_dim " + std::to_string(d) + " must be a dimension of the tensor (0 to 7)"};
+      v.indirect_dim = static_cast<int32_t>(d);
+    } else {
+      if (v.indirect != IndirectKind::none)
+        throw SourceError{at.column, "vector_offset and scalar_offset are mutually exclusive (NKI 0.6)"};
+      const Token& idx = cur.peek();
+      if (idx.kind != TokenKind::identifier || state.find_tensor(idx.text) < 0)
+        throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor, got " + quoted(idx.text)};
+      v.indirect = which == 2 ? IndirectKind::vector : IndirectKind::scalar;
+      v.index.resize(1);
+      parse_tensor_view(state, cur, v.index[0], -1);
     }
   }
   if (!seen[0]) throw SourceError{open.column, ".ap needs a pattern: NAME.ap(pattern=[[step, num], ...], offset=K)"};
+  if (seen[4] && v.indirect == IndirectKind::none)
+    throw SourceError{indirect_dim_column, "indirect_dim needs vector_offset or scalar_offset"};
 }
 
 }  // namespace
@@ -233,6 +264,9 @@ void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView&
   v.is_pattern = false;
   v.offset = 0;
   v.pattern.clear();
+  v.indirect = IndirectKind::none;
+  v.indirect_dim = 0;
+  v.index.clear();
   // The whole tensor, then the slices given replace their dimensions (S1.4).
   v.tensor = index;
   v.dims.resize(t.shape.size());

@@ -79,7 +79,7 @@ void code_pattern(Io& io, const Spec& spec, View& v) {
 // count, 'step present' bit and step. The writer
 // walks a const instruction (View = const TensorView): only the reader stores.
 template <class Io, class View>
-void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View& v) {
+void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View& v, bool is_index = false) {
   int64_t tensor = v.tensor;
   io.unsigned_field(tensor, index_bits, "tensor index");
   if (tensor < 0 || tensor >= static_cast<int64_t>(p.tensors.size()))
@@ -97,12 +97,41 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
   }
   bool pattern = !Io::reading && v.is_pattern;
   io.flag(pattern);
-  if (pattern) return code_pattern(io, spec, v);
+  if (pattern) {
+    code_pattern(io, spec, v);
+    // NKI 0.6 dynamic access: 'indirect' bit, then 'vector' bit, indirect_dim
+    // and the index view (never itself indirect: check_instruction).
+    bool indirect = !Io::reading && v.indirect != IndirectKind::none;
+    io.flag(indirect);
+    if constexpr (Io::reading) {
+      v.indirect = IndirectKind::none;
+      v.indirect_dim = 0;
+      v.index.clear();
+    }
+    if (!indirect) return;
+    if (is_index) io.fail("an index view is itself indirect");  // bounds the recursion
+    bool vector = !Io::reading && v.indirect == IndirectKind::vector;
+    io.flag(vector);
+    int64_t dim = v.indirect_dim;
+    io.unsigned_field(dim, spec.pattern_encoding.indirect_dim_bits, "indirect_dim");
+    if constexpr (Io::reading) {
+      v.indirect = vector ? IndirectKind::vector : IndirectKind::scalar;
+      v.indirect_dim = static_cast<int32_t>(dim);
+      v.index.resize(1);
+    } else {
+      if (v.index.size() != 1) io.fail("indirect view without its index");
+    }
+    code_view(io, spec, p, index_bits, v.index[0], true);
+    return;
+  }
   if constexpr (Io::reading) {
     v.dims.assign(shape.size(), DimSlice{});
     v.is_pattern = false;
     v.offset = 0;
     v.pattern.clear();
+    v.indirect = IndirectKind::none;
+    v.indirect_dim = 0;
+    v.index.clear();
   }
   const SliceEncoding& se = spec.slice_encoding;
   bool any_sliced = false;

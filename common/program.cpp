@@ -47,6 +47,9 @@ AffineView affine_view(const Program& p, const TensorView& v) {
   if (v.is_pattern) {
     a.offset = v.offset;
     a.dims = v.pattern;
+    // nki-aps: a vector_offset replaces the first dimension's step by the
+    // runtime rows; the static view has every partition start at the offset.
+    if (v.indirect == IndirectKind::vector && !a.dims.empty()) a.dims[0].step = 0;
     return a;
   }
   const TensorDecl& t = p.tensors[static_cast<std::size_t>(v.tensor)];

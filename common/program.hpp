@@ -32,6 +32,13 @@ struct PatternDim {
   bool operator==(const PatternDim&) const = default;
 };
 
+// NKI 0.6 dynamic access (nki-aps "Dynamic Access"): an access pattern whose
+// start moves by a runtime index read from SBUF. vector: partition p of the
+// view starts `index[p] * (elements of one dimension-0 row of the tensor)`
+// further (the pattern's first step is ignored); scalar: the whole view
+// starts `index[0] * prod(shape[indirect_dim + 1:])` further.
+enum class IndirectKind : uint8_t { none, vector, scalar };
+
 // A tensor operand: a declared tensor and either one slice per declared
 // dimension (always full rank: missing trailing dimensions are whole), or an
 // access pattern `NAME.ap(pattern=[[step, num], ...], offset=K)`: element
@@ -44,6 +51,9 @@ struct TensorView {
   bool is_pattern = false;
   int64_t offset = 0;                // pattern form: K
   std::vector<PatternDim> pattern;   // pattern form: outermost first
+  IndirectKind indirect = IndirectKind::none;  // pattern form: vector_offset / scalar_offset
+  int32_t indirect_dim = 0;
+  std::vector<TensorView> index;     // the index view when indirect (one entry), else empty
   bool operator==(const TensorView&) const = default;
 };
 

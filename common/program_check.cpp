@@ -102,14 +102,16 @@ struct InstructionChecker {
   }
 
   // The view lies inside its tensor (so no element access needs a bound check).
-  bool check_view(int i) {
-    const TensorView& v = operand(i).view;
+  bool check_view(int i) { return check_view(i, operand(i).view); }
+
+  // Operand i's view, or the index view of its dynamic access pattern.
+  bool check_view(int i, const TensorView& v) {
     if (v.tensor < 0 || static_cast<std::size_t>(v.tensor) >= program.tensors.size()) {
       fail(i, quoted(key(i)) + " names tensor number " + std::to_string(v.tensor) + " of " + std::to_string(program.tensors.size()));
       return false;
     }
-    const TensorDecl& t = tensor_of(i);
-    if (v.is_pattern) return check_pattern(i);
+    const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+    if (v.is_pattern) return check_pattern(i, v);
     if (v.dims.size() != t.shape.size()) {
       fail(i, quoted(key(i)) + ": tensor '" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, the view " + std::to_string(v.dims.size()));
       return false;
@@ -141,10 +143,10 @@ struct InstructionChecker {
   // elements stay within that partition. The spec loader keeps the encoding's
   // step, num and dimension widths within 62 bits together, so once each entry
   // fits its field no sum here overflows int64.
-  bool check_pattern(int i) {
-    const TensorView& v = operand(i).view;
-    const TensorDecl& t = tensor_of(i);
+  bool check_pattern(int i, const TensorView& v) {
+    const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
     const PatternEncoding& pe = spec.pattern_encoding;
+    if (v.indirect != IndirectKind::none && !check_indirect(i, v)) return false;
     auto where = [&] { return quoted(key(i)) + ": access pattern of '" + t.name + "'"; };  // for messages only
     if (v.pattern.empty() || v.pattern.size() > (std::size_t{1} << pe.dims_bits)) {
       fail(i, where() + " has " + std::to_string(v.pattern.size()) + " dimensions; 1 to " +
@@ -167,6 +169,7 @@ struct InstructionChecker {
         return false;
       }
       if (k == 0 && t.memory != Memory::hbm) continue;  // the partition dimension, checked below
+      if (k == 0 && v.indirect == IndirectKind::vector) continue;  // replaced by the runtime rows (nki-aps)
       const int64_t reach = d.step * (d.num - 1);
       (reach < 0 ? low : high) += reach;
     }
@@ -204,6 +207,65 @@ struct InstructionChecker {
     return true;
   }
 
+  // NKI 0.6 dynamic access (nki-aps "Dynamic Access"; dma_copy's indirect
+  // addressing): only where the spec allows it, on an HBM tensor, indexed by
+  // an integer SBUF view: vector_offset one index per partition of the view on
+  // indirect_dim 0, scalar_offset a single index on any dimension. The static
+  // part of the view is bounded here with index 0; the index itself can only
+  // be bounded at run time (oob_mode).
+  bool check_indirect(int i, const TensorView& v) {
+    const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+    const bool vector = v.indirect == IndirectKind::vector;
+    const std::string form = vector ? "vector_offset" : "scalar_offset";
+    if (!is.operands[static_cast<std::size_t>(i)].indirect) {
+      fail(i, quoted(key(i)) + ": " + form + " is accepted only by dma_copy's src and dst (NKI 0.6 indirect DMA)");
+      return false;
+    }
+    if (t.memory != Memory::hbm) {
+      fail(i, quoted(key(i)) + ": " + form + " indexes an HBM tensor; '" + t.name + "' is in " + std::string(memory_name(t.memory)));
+      return false;
+    }
+    if (v.index.size() != 1) {
+      fail(i, quoted(key(i)) + ": " + form + " without its index tensor");
+      return false;
+    }
+    const TensorView& index = v.index[0];
+    if (index.indirect != IndirectKind::none) {
+      fail(i, quoted(key(i)) + ": the index of " + form + " is itself indirect");
+      return false;
+    }
+    if (!check_view(i, index)) return false;
+    const TensorDecl& it = program.tensors[static_cast<std::size_t>(index.tensor)];
+    if (it.memory != Memory::sbuf || !dtype_is_int(it.dtype)) {
+      fail(i, quoted(key(i)) + ": the index of " + form + " must be an integer SBUF tensor; '" + it.name + "' is " +
+                  std::string(dtype_name(it.dtype)) + " in " + std::string(memory_name(it.memory)));
+      return false;
+    }
+    const int64_t index_partitions = view_partitions(index), index_elements = view_elements_per_partition(index);
+    if (vector) {
+      if (v.indirect_dim != 0) {
+        fail(i, quoted(key(i)) + ": vector_offset works on indirect_dim 0 only (NKI 0.6), got " + std::to_string(v.indirect_dim));
+        return false;
+      }
+      if (index_elements != 1 || v.pattern.empty() || index_partitions != v.pattern[0].num) {
+        fail(i, quoted(key(i)) + ": the vector_offset index must be [" + std::to_string(v.pattern.empty() ? 0 : v.pattern[0].num) +
+                    ", 1] (one row per partition of the view), got " + shape_text(index));
+        return false;
+      }
+    } else {
+      if (index_elements * index_partitions != 1) {
+        fail(i, quoted(key(i)) + ": the scalar_offset index must be one element, got " + shape_text(index));
+        return false;
+      }
+      if (v.indirect_dim < 0 || static_cast<std::size_t>(v.indirect_dim) >= t.shape.size()) {
+        fail(i, quoted(key(i)) + ": indirect_dim " + std::to_string(v.indirect_dim) + " is not a dimension of '" + t.name + "' (" +
+                    std::to_string(t.shape.size()) + " dimensions)");
+        return false;
+      }
+    }
+    return true;
+  }
+
   // An operand the instruction writes never names one element twice (a step of
   // 0, or overlapping strides): the result would depend on the order of the
   // writes. Sufficient test: with the dimensions sorted by |step|, each step
@@ -213,7 +275,10 @@ struct InstructionChecker {
     if (!v.is_pattern) return;  // slices always have distinct elements
     const bool hbm = tensor_of(i).memory == Memory::hbm;
     std::vector<PatternDim> dims;
-    for (std::size_t k = hbm ? 0 : 1; k < v.pattern.size(); ++k)
+    // A vector_offset's first dimension is the runtime rows: a scatter writes
+    // them in partition order (docs/SEMANTICS.md, dma_copy).
+    const std::size_t first = hbm && v.indirect != IndirectKind::vector ? 0 : 1;
+    for (std::size_t k = first; k < v.pattern.size(); ++k)
       if (v.pattern[k].num > 1) dims.push_back(v.pattern[k]);
     std::sort(dims.begin(), dims.end(), [](const PatternDim& a, const PatternDim& b) { return std::abs(a.step) < std::abs(b.step); });
     int64_t reach = 0;

@@ -219,6 +219,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
   if (tensorish) {
     op.memories = parse_memories(o.at("memories"));
     op.dtype_mask = parse_dtype_mask(o.at("dtypes"), spec, op.dtypes_text);
+    if (o.has("indirect")) op.indirect = o.at("indirect").boolean();
   }
   if (op.kind == OperandKind::enumeration) {
     Node en = o.at("enum");
@@ -527,6 +528,7 @@ Spec load_spec(std::string_view json_text) {
   pe.dims_bits = static_cast<int>(ap.at("dims_bits").integer(0, 4));
   pe.step_bits = static_cast<int>(ap.at("step_bits").integer(2, 40));
   pe.num_bits = static_cast<int>(ap.at("num_bits").integer(1, 32));
+  pe.indirect_dim_bits = static_cast<int>(ap.at("indirect_dim_bits").integer(1, 4));
   // program_check sums steps * nums over every dimension in int64.
   if (pe.step_bits - 1 + pe.num_bits + pe.dims_bits > 62) ap.fail("step_bits - 1 + num_bits + dims_bits must be at most 62");
   Node cost = root.at("cost");

@@ -104,6 +104,7 @@ struct OperandSpec {
   int integer_if_dtype_of = -1;  // scalar is an exact int32 when this operand's dtype is an integer
   int integer_if_bitvec = -1;    // ... or when this enum operand is a bitvec operator
   uint64_t bitvec_mask = 0;      // integer_if_bitvec: that enum's bitvec value indices
+  bool indirect = false;         // tensor: may be an HBM access pattern with vector_offset/scalar_offset
   std::vector<ListItemSpec> list_items;  // list: the items of one entry (1: a flat list)
   int64_t list_min_count = 0, list_max_count = 0;  // list: number of entries
   std::string description;
@@ -226,7 +227,7 @@ struct SliceEncoding {
 // An access pattern (LANGUAGE.md 2.3): offset, then (entries - 1) in
 // dims_bits, then per entry a signed step and a num.
 struct PatternEncoding {
-  int offset_bits = 0, dims_bits = 0, step_bits = 0, num_bits = 0;
+  int offset_bits = 0, dims_bits = 0, step_bits = 0, num_bits = 0, indirect_dim_bits = 0;
 
   bool operator==(const PatternEncoding&) const = default;
 };

@@ -29,7 +29,7 @@ template <class V> void fields(V& v, DefaultValue& d) { v(d.number), v(d.enum_in
 template <class V> void fields(V& v, ListItemSpec& l) { v(l.name), v(l.min), v(l.max); }
 template <class V> void fields(V& v, OperandSpec& o) {
   v(o.name), v(o.kind), v(o.required), v(o.default_value), v(o.memories), v(o.dtype_mask), v(o.enum_id), v(o.enum_allowed_mask),
-      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.list_items),
+      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.indirect), v(o.list_items),
       v(o.list_min_count), v(o.list_max_count), v(o.description), v(o.dtypes_text);
 }
 template <class V> void fields(V& v, CheckSpec& c) {
@@ -49,7 +49,7 @@ template <class V> void fields(V& v, InstructionSpec& i) {
 }
 template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.aliases), v(d.size); }
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }
-template <class V> void fields(V& v, PatternEncoding& s) { v(s.offset_bits), v(s.dims_bits), v(s.step_bits), v(s.num_bits); }
+template <class V> void fields(V& v, PatternEncoding& s) { v(s.offset_bits), v(s.dims_bits), v(s.step_bits), v(s.num_bits), v(s.indirect_dim_bits); }
 template <class V> void fields(V& v, Spec& s) {
   v(s.format), v(s.name), v(s.archs), v(s.default_arch), v(s.partitions), v(s.engines), v(s.dtypes), v(s.enums), v(s.instructions),
       v(s.nki_not_modeled),

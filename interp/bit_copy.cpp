@@ -16,16 +16,16 @@ void copy_row(uint8_t* dst, int64_t dst_stride, const uint8_t* src, int64_t src_
 
 }  // namespace
 
-void copy_tile_bits(const TileAccess& dst, const TileAccess& src, int64_t partitions, int64_t rows, int64_t row_length) {
+void copy_partition_bits(const TileAccess& dst, uint8_t* to, const TileAccess& src, const uint8_t* from, int64_t rows, int64_t row_length) {
   auto* copy = dst.element_size == 1 ? &copy_row<1> : dst.element_size == 2 ? &copy_row<2> : &copy_row<4>;
-  for (int64_t p = 0; p < partitions; ++p) {
-    uint8_t* d = dst.partition(p);
-    const uint8_t* s = src.partition(p);
-    for (int64_t r = 0; r < rows; ++r) {
-      const auto ri = static_cast<std::size_t>(r);
-      copy(d + dst.row_offsets[ri], dst.element_stride, s + src.row_offsets[ri], src.element_stride, row_length);
-    }
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    copy(to + dst.row_offsets[ri], dst.element_stride, from + src.row_offsets[ri], src.element_stride, row_length);
   }
+}
+
+void copy_tile_bits(const TileAccess& dst, const TileAccess& src, int64_t partitions, int64_t rows, int64_t row_length) {
+  for (int64_t p = 0; p < partitions; ++p) copy_partition_bits(dst, dst.partition(p), src, src.partition(p), rows, row_length);
 }
 
 }  // namespace nisa

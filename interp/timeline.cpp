@@ -82,6 +82,13 @@ Rect pattern_rect(const TensorDecl& t, const TensorView& view) {
 
 Rect view_rect(const Program& program, const TensorView& view) {
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(view.tensor)];
+  if (view.indirect != IndirectKind::none) {  // a runtime index may reach any row: the whole tensor
+    Rect r;
+    r.p1 = t.shape.size() == 1 ? 1 : t.shape[0];
+    r.b1 = (t.shape.size() == 1 ? element_count(t.shape) : element_count(t.shape) / t.shape[0]) *
+           static_cast<int64_t>(dtype_size(t.dtype));
+    return r;
+  }
   if (view.is_pattern) return pattern_rect(t, view);
   const bool one_row = view.dims.size() == 1;
   const std::size_t first_dim = one_row ? 0 : 1;
@@ -212,6 +219,9 @@ void collect_accesses(const Program& program, const InstructionSpec& is, const I
     const bool write = std::find(cost.written.begin(), cost.written.end(), static_cast<int>(o)) != cost.written.end();
     const TensorDecl& t = program.tensors[static_cast<std::size_t>(op.view.tensor)];
     out.push_back(Access{AccessIndex::space_of(t, static_cast<std::size_t>(op.view.tensor)), view_rect(program, op.view), write});
+    for (const TensorView& index : op.view.index)  // a dynamic access reads its index tile
+      out.push_back(Access{AccessIndex::space_of(program.tensors[static_cast<std::size_t>(index.tensor)], static_cast<std::size_t>(index.tensor)),
+                           view_rect(program, index), false});
   }
   auto lanes = [&](const TensorView& v) {
     Rect r;

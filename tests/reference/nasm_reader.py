@@ -58,6 +58,9 @@ class View:
     offset: int = 0
     pattern: list = None  # [(step, num)], outermost first
     part_start: int = 0   # physical first partition (SBUF/PSUM); HBM: 0 for patterns
+    indirect: str = None  # NKI 0.6 dynamic access: "vector" or "scalar" (nki-aps)
+    indirect_dim: int = 0
+    index: object = None  # the index View when indirect
 
     @property
     def counts(self):
@@ -68,9 +71,13 @@ class View:
         return self.pattern[0][1]
 
     def flat_index(self):
-        """Flat element index of every element of the view, shaped like the view."""
+        """Flat element index of every element of the view, shaped like the view
+        (a dynamic view: its static part, index 0; a vector_offset ignores the
+        first step, nki-aps)."""
         idx = np.full(self.counts, self.offset, dtype=np.int64)
         for axis, (step, num) in enumerate(self.pattern):
+            if axis == 0 and self.indirect == "vector":
+                continue
             shape = [1] * len(self.pattern)
             shape[axis] = num
             idx = idx + (np.arange(num, dtype=np.int64) * step).reshape(shape)
@@ -240,7 +247,7 @@ def parse_pattern_view(text, prog, env):
     args = {}
     for position, arg in enumerate(split_top(m.group(2))):
         key, eq, value = arg.partition("=")
-        if eq and key.strip() in ("pattern", "offset"):
+        if eq and key.strip() in ("pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim"):
             args[key.strip()] = value.strip()
         else:
             args[("pattern", "offset")[position]] = arg.strip()
@@ -251,6 +258,11 @@ def parse_pattern_view(text, prog, env):
         pattern.append((evaluate(step, env), evaluate(num, env)))
     offset = evaluate(args["offset"], env) if "offset" in args else 0
     view = View(decl.name, None, offset, pattern)
+    for kind in ("vector", "scalar"):
+        if f"{kind}_offset" in args:
+            view.indirect = kind
+            view.index = parse_view(args[f"{kind}_offset"], prog, env)
+            view.indirect_dim = evaluate(args["indirect_dim"], env) if "indirect_dim" in args else 0
     if decl.memory != "hbm":
         view.part_start = offset // int(np.prod(decl.shape[1:], dtype=np.int64))
     return view
