@@ -242,4 +242,7 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false);
+  // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
+  // every instruction's parameters, order and defaults from it.
+  m.def("spec_json", [] { return active_spec().json; });
 }

@@ -7,6 +7,7 @@ works too. The instructions NKI has and nisa does not model yet exist as
 functions that raise nisa.Error at the kernel's line when called.
 """
 import inspect
+import json
 import numbers
 from enum import Enum
 
@@ -98,15 +99,42 @@ SIGNATURES = {
                        ("keepdims", False)], None, ("dst",), ()),
 }
 
+
+def _spec():
+    from .. import _nisa
+    return json.loads(_nisa.spec_json())
+
+
+_SPEC = _spec()
+# Written operands of every instruction (the spec's timeline section).
+_WRITTEN = set(_SPEC["cost"]["timeline"]["written_operands"])
+# List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
+_LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "list"}
+
+
+def _signature_from_spec(entry):
+    """An instruction without a hand-written entry above takes its NKI 0.6
+    parameters, order and defaults from the ISA spec (every spec instruction
+    keeps NKI's names and defaults, LANGUAGE.md 2.4). The older style without
+    dst= needs the hand-written entries' result rule, so these take dst=."""
+    params = []
+    for o in entry["operands"]:
+        if o.get("required"):
+            default = None if o["name"] in _WRITTEN and o["kind"] == "tensor" else _REQUIRED
+        else:
+            default = o.get("default")
+        params.append((o["name"], default))
+    writes = tuple(o["name"] for o in entry["operands"] if o["name"] in _WRITTEN and o["kind"] == "tensor")
+    return params, None, writes, ()
+
+
+for _entry in _SPEC["instructions"]:
+    if _entry["name"] not in SIGNATURES:
+        SIGNATURES[_entry["name"]] = _signature_from_spec(_entry)
+
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
-NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "dma_transpose", "tensor_partition_reduce",
-               "tensor_scalar_cumulative", "activation_reduce", "affine_select", "local_gather", "nc_n_gather",
-               "bn_stats", "bn_aggr", "tensor_tensor_scan", "nc_stream_shuffle", "rng", "dropout", "set_rng_seed",
-               "rand_set_state", "rand_get_state", "rand2", "exponential", "reciprocal", "max8", "sequence_bounds",
-               "scalar_tensor_tensor", "tensor_scalar_reduce", "core_barrier", "dma_compute", "quantize_mx", "sendrecv",
-               "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
-               "nc_match_replace8", "topk"]
+NOT_MODELED = list(_SPEC.get("nki_instructions_not_modeled", []))
 
 _LANGUAGE_OPS = {nl.max: "maximum", nl.min: "minimum", nl.sum: "add", nl.prod: "multiply"}
 
@@ -133,8 +161,8 @@ def enum_value(value):
 def _value(key, value):
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
-    if key in ("pattern", "axis"):
-        if key == "axis" and isinstance(value, numbers.Integral):
+    if key in _LIST_KEYS:
+        if isinstance(value, numbers.Integral):  # axis=1 for axis=[1]
             return [int(value)]
         return [list(v) if isinstance(v, (list, tuple)) else v for v in value]
     if isinstance(value, numbers.Number):
@@ -184,12 +212,12 @@ def _make_instruction(mnemonic):
                     raise rec.error(f"nisa.{mnemonic} needs '{key}'")
                 bound[key] = default
         returned = None
-        if bound["dst"] is None:
+        if "dst" in bound and bound["dst"] is None:
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
         rec.emit(mnemonic, record, writes)
-        return returned if returned is not None else bound["dst"]
+        return returned if returned is not None else bound.get("dst")
 
     instruction.__name__ = mnemonic
     instruction.__qualname__ = mnemonic
