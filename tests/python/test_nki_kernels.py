@@ -14,11 +14,14 @@ nisa.nki.install()
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "kernels"))
 
 import average_pool2d  # noqa: E402
+import indirect_dma  # noqa: E402
 import layernorm  # noqa: E402
+import matmul  # noqa: E402
 import range_select  # noqa: E402
 import rmsnorm  # noqa: E402
 import softmax  # noqa: E402
 import tensor_add  # noqa: E402
+import transpose2d  # noqa: E402
 
 
 def rng():
@@ -143,11 +146,51 @@ def test_causal_row_max():
     np.testing.assert_array_equal(row_max, golden.max(axis=1, keepdims=True))
 
 
-def test_transpose2d_needs_tensor_copy():
-    pytest.skip("transpose2d (aws-neuron-sdk nki/examples/transpose2d) copies with nisa.tensor_copy, "
-                "which nisa does not model yet")
+def test_transpose2d_tutorial():
+    # the tutorial's own check: np.transpose(a.reshape(P, X, Y), (0, 2, 1)).reshape(P, X * Y)
+    P, X, Y = 5, 3, 4
+    a = np.arange(P * X * Y, dtype=np.int8).reshape((P, X * Y))
+    a_t_nki = transpose2d.tensor_transpose2D_kernel_(a, (X, Y))
+    a_t_np = np.transpose(a.reshape(P, X, Y), (0, 2, 1)).reshape(P, X * Y)
+    assert a_t_nki.dtype == np.int8
+    np.testing.assert_array_equal(a_t_nki, a_t_np)
 
 
-def test_matrix_multiplication_needs_nc_matmul():
-    pytest.skip("matrix multiplication (aws-neuron-sdk nki/examples/matrix_multiplication) needs nisa.nc_matmul "
-                "and nisa.tensor_copy, which nisa does not model yet")
+def test_matmul_basic_tutorial():
+    # the tutorial's golden: np.matmul(lhs_small.T, rhs_small) (bfloat16 in the
+    # tutorial; float32 here, NumPy having no bfloat16), allclose with its atol 1e-4, rtol 1e-2
+    lhs_small = rng().random((128, 64)).astype(np.float32)
+    rhs_small = rng().random((128, 512)).astype(np.float32)
+    out = matmul.nki_matmul_basic_(lhs_small, rhs_small)
+    assert out.shape == (64, 512)
+    assert np.allclose(out, np.matmul(lhs_small.T, rhs_small), atol=1e-4, rtol=1e-2)
+
+
+def test_matmul_tiled_tutorial_accumulates_over_k_in_psum():
+    lhs = rng().random((256, 128)).astype(np.float32)   # K = 256: two accumulating nc_matmul per tile
+    rhs = rng().random((256, 1024)).astype(np.float32)  # N = 1024: two result tiles
+    out = matmul.nki_matmul_tiled_(lhs, rhs)
+    golden = lhs.astype(np.float64).T @ rhs.astype(np.float64)
+    assert np.allclose(out, golden, atol=1e-4, rtol=1e-5)
+
+
+def test_indirect_gather_docstring_kernel():
+    data = rng().random((100, 32)).astype(np.float32)
+    indices = rng().integers(0, 100, size=(128, 1)).astype(np.uint32)
+    out = indirect_dma.indirect_gather_kernel(data, indices)
+    np.testing.assert_array_equal(out, data[indices[:, 0]])  # partition p holds row indices[p]
+
+
+def test_indirect_scatter_docstring_kernel():
+    src = rng().random((64, 16)).astype(np.float32)
+    indices = rng().permutation(200)[:64].reshape(64, 1).astype(np.uint32)  # distinct rows
+    output = np.zeros((200, 16), dtype=np.float32)
+    out = indirect_dma.indirect_scatter_kernel(src, indices, output)
+    golden = np.zeros((200, 16), dtype=np.float32)
+    golden[indices[:, 0]] = src
+    np.testing.assert_array_equal(out, golden)
+
+
+def test_scalar_dynamic_access_example():
+    a = rng().random((512, 512)).astype(np.float32)
+    np.testing.assert_array_equal(indirect_dma.scalar_dynamic_dma(a), a[3 * 128:, 0:256])

@@ -150,7 +150,13 @@ class Recording:
         """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
         index = len(self.instructions)
         instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
+        uses = []
         for key, value in instruction.args:
+            uses.append((key, value))
+            dynamic = getattr(value, "indirect", None)
+            if dynamic is not None:
+                uses.append((None, dynamic[1]))  # a runtime index tile is read
+        for key, value in uses:
             storage = getattr(value, "storage", None)
             if storage is None:
                 continue

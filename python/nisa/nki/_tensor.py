@@ -43,6 +43,7 @@ class NkiTensor:
 
     def __init__(self, storage, offset=0, pattern=None):
         self.storage = storage
+        self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim)
         self.offset = offset
         self.pattern = [list(p) for p in pattern] if pattern is not None else \
             [[s, n] for s, n in zip(_row_major(storage.shape), storage.shape)]
@@ -101,7 +102,7 @@ class NkiTensor:
         return True
 
     def is_indirect(self):
-        return False
+        return self.indirect is not None
 
     def is_whole(self):
         return self.offset == 0 and self.pattern == [[s, n] for s, n in zip(_row_major(self.storage.shape),
@@ -181,17 +182,47 @@ class NkiTensor:
         return self[tuple(key)]
 
     def select(self, dim, index):
+        if isinstance(index, NkiTensor):  # nki-aps: one runtime index from SBUF, the dimension removed
+            pattern = [p for d, p in enumerate(self.pattern) if d != dim]
+            return self._dynamic("scalar", index, dim, self.offset, pattern or [[1, 1]])
         if not _is_int(index):
-            raise recording().error("select with a tensor index (dynamic selection) is not modeled by nisa")
+            raise recording().error(f"select index {index!r}: expected an int or an SBUF index tensor")
         key = [slice(None)] * self.ndim
         key[dim] = index
         return self[tuple(key)]  # removes the dimension (an on-chip partition dimension stays, size 1)
 
-    def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
-        """NKI 0.6 `.ap`: `offset` (None = 0) is added to this view's offset."""
+    def vector_select(self, dim, offsets):
+        """nki-aps: partition p of the result reads row offsets[p] of this HBM
+        tensor (dim must be 0); recorded as .ap(..., vector_offset=...)."""
         rec = recording()
+        if dim != 0:
+            raise rec.error(f"vector_select(dim={dim}): NKI 0.6 selects on dimension 0 only")
+        rows = offsets.shape[0]
+        return self._dynamic("vector", offsets, 0, self.offset, [[self.pattern[0][0], rows]] + self.pattern[1:])
+
+    def _dynamic(self, kind, index, dim, offset, pattern):
+        rec = recording()
+        if self.storage.on_chip:
+            raise rec.error("a runtime index (vector_offset / scalar_offset, select or vector_select with a tensor) "
+                            "indexes an HBM tensor (NKI 0.6 indirect DMA)")
+        if self.indirect is not None:
+            raise rec.error("only one dynamic index is allowed per view (NKI 0.6)")
+        view = self._view(offset, pattern)
+        view.indirect = (kind, index, int(dim))
+        return view
+
+    def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
+        """NKI 0.6 `.ap`: `offset` (None = 0) is added to this view's offset;
+        scalar_offset / vector_offset make it a dynamic view (nki-aps)."""
+        rec = recording()
+        if scalar_offset is not None and vector_offset is not None:
+            raise rec.error(".ap: scalar_offset and vector_offset are mutually exclusive")
         if scalar_offset is not None or vector_offset is not None:
-            raise rec.error(".ap with scalar_offset/vector_offset (indirect access) is not modeled by nisa")
+            start = self.offset + (int(offset) if offset is not None else 0)
+            kind, index = ("vector", vector_offset) if vector_offset is not None else ("scalar", scalar_offset)
+            if not isinstance(index, NkiTensor):
+                raise rec.error(f".ap {kind}_offset: expected an SBUF index tensor, got {type(index).__name__}")
+            return self._dynamic(kind, index, indirect_dim, start, [[int(s), int(n)] for s, n in pattern])
         if dtype is not None and _dtypes.canonical(dtype) != self.dtype:
             raise rec.error(".ap with another dtype (a reinterpreting view) is not modeled by nisa")
         if not pattern or any(len(p) != 2 or not _is_int(p[0]) or not _is_int(p[1]) or p[1] < 1 for p in pattern):
@@ -304,6 +335,11 @@ class NkiTensor:
     def render(self):
         s = self.storage
         declared = _row_major(s.shape)
+        if self.indirect is not None:
+            kind, index, dim = self.indirect
+            pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
+            return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={index.render()}, " \
+                   f"indirect_dim={dim})"
         if len(self.pattern) == len(s.shape):
             parts, rest, whole = [], self.offset, True
             for dim, ((stride, count), size, unit) in enumerate(zip(self.pattern, s.shape, declared)):
