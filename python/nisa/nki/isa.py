@@ -96,11 +96,16 @@ SIGNATURES = {
                        ("engine", "unknown")], "data1", ("dst",), ("engine",)),
     "tensor_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("axis", _REQUIRED), ("negate", False),
                        ("keepdims", False)], None, ("dst",), ()),
+    "tensor_copy": ([("dst", None), ("src", _REQUIRED), ("engine", "unknown")], "src", ("dst",), ()),
+    "nc_matmul": ([("dst", None), ("stationary", _REQUIRED), ("moving", _REQUIRED), ("is_stationary_onezero", False),
+                   ("is_moving_onezero", False), ("is_transpose", False), ("accumulate", None), ("tile_position", None),
+                   ("tile_size", None), ("perf_mode", "none")], None, ("dst",), ()),
+    "nc_transpose": ([("dst", None), ("data", _REQUIRED), ("engine", "unknown")], None, ("dst",), ()),
 }
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
-NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "dma_transpose", "tensor_partition_reduce",
+NOT_MODELED = ["nc_matmul_mx", "dma_transpose", "tensor_partition_reduce",
                "tensor_scalar_cumulative", "activation_reduce", "affine_select", "local_gather", "nc_n_gather",
                "bn_stats", "bn_aggr", "tensor_tensor_scan", "nc_stream_shuffle", "rng", "dropout", "set_rng_seed",
                "rand_set_state", "rand_get_state", "rand2", "exponential", "reciprocal", "max8", "sequence_bounds",
@@ -133,7 +138,9 @@ def enum_value(value):
 def _value(key, value):
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
-    if key in ("pattern", "axis"):
+    if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array
+        return None
+    if key in ("pattern", "axis", "tile_position", "tile_size"):
         if key == "axis" and isinstance(value, numbers.Integral):
             return [int(value)]
         return [list(v) if isinstance(v, (list, tuple)) else v for v in value]
@@ -188,6 +195,7 @@ def _make_instruction(mnemonic):
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
+        record = [(key, value) for key, value in record if value is not None]
         rec.emit(mnemonic, record, writes)
         return returned if returned is not None else bound["dst"]
 
