@@ -557,10 +557,10 @@ struct InstructionChecker {
       if (tensor_of(o).dtype == Dtype::fp8e4m3fn && version < 4)
         fail(o, quoted(key(o)) + " is fp8e4m3fn, which nc_matmul takes from NeuronCore-v4 on");
     if ((ds == Dtype::fp8e4m3 && dm == Dtype::fp8e4m3fn) || (ds == Dtype::fp8e4m3fn && dm == Dtype::fp8e4m3))
-      fail(mov, "\"stationary\" is " + dname(ds) + " and \"moving\" " + dname(dm) + ": legacy fp8e4m3 and OCP fp8e4m3fn cannot be mixed");
+      fail(mov, quoted(key(stat)) + " is " + dname(ds) + " and " + quoted(key(mov)) + " " + dname(dm) + ": legacy fp8e4m3 and OCP fp8e4m3fn cannot be mixed");
     const auto wide = [](Dtype d) { return d == Dtype::f32 || d == Dtype::tf32; };
     if (wide(ds) != wide(dm))
-      fail(mov, "\"stationary\" is " + dname(ds) + " and \"moving\" " + dname(dm) + ": if one input is float32 or tfloat32, the other must be too");
+      fail(mov, quoted(key(stat)) + " is " + dname(ds) + " and " + quoted(key(mov)) + " " + dname(dm) + ": if one input is float32 or tfloat32, the other must be too");
     const bool dst_ok = dd == Dtype::f32 || (dd == Dtype::bf16 && version >= 4) || (is_transpose && dd == ds);
     if (!dst_ok)
       fail(dst, quoted(key(dst)) + " is " + dname(dd) + "; nc_matmul writes f32" + std::string(version >= 4 ? " or bf16" : " (bf16 from NeuronCore-v4 on)") +
@@ -600,13 +600,13 @@ struct InstructionChecker {
     const int64_t split = double_row ? 2 : 1;
     const int64_t m = view_elements_per_partition(operand(stat).view) / split, n = view_elements_per_partition(operand(mov).view) / split;
     if (k_stat != k_mov)
-      return fail(mov, "\"stationary\" has " + std::to_string(k_stat) + " partitions and \"moving\" " + std::to_string(k_mov) +
+      return fail(mov, quoted(key(stat)) + " has " + std::to_string(k_stat) + " partitions and " + quoted(key(mov)) + " " + std::to_string(k_mov) +
                            "; the contraction (partition) sizes must be equal");
     if (k_stat > row_size)
-      return fail(stat, "\"stationary\" has " + std::to_string(k_stat) + " partitions, more than the " + std::to_string(row_size) + " PE rows" +
+      return fail(stat, quoted(key(stat)) + " has " + std::to_string(k_stat) + " partitions, more than the " + std::to_string(row_size) + " PE rows" +
                             (row_size < 128 ? " of tile_size" : ""));
     if (m > column_size)
-      return fail(stat, "\"stationary\" has " + std::to_string(m) + " columns (elements per partition), more than the " + std::to_string(column_size) +
+      return fail(stat, quoted(key(stat)) + " has " + std::to_string(m) + " columns (elements per partition), more than the " + std::to_string(column_size) +
                             " PE columns" + (column_size < 128 ? " of tile_size" : ""));
     if (view_partitions(operand(dst).view) != m || view_elements_per_partition(operand(dst).view) != n)
       return fail(dst, quoted(key(dst)) + " must be [" + std::to_string(m) + ", " + std::to_string(n) + "] (stationary's columns x moving's), got " +
@@ -615,7 +615,7 @@ struct InstructionChecker {
     const int64_t limit_bytes = version >= 4 ? arch.psum_partition_bytes : arch.psum_bank_bytes;
     const int64_t dst_size = static_cast<int64_t>(dtype_size(dd));
     if (n * dst_size > limit_bytes)
-      fail(mov, "\"moving\" has " + std::to_string(n) + " columns; nc_matmul writes at most " + std::to_string(limit_bytes / dst_size) + " " +
+      fail(mov, quoted(key(mov)) + " has " + std::to_string(n) + " columns; nc_matmul writes at most " + std::to_string(limit_bytes / dst_size) + " " +
                     dname(dd) + " per partition (" + (version >= 4 ? "the whole PSUM" : "one PSUM bank") + ")");
   }
 

@@ -21,7 +21,7 @@ struct Params {
   bool transpose;
   int64_t contraction;  // K, or 2K with double_row: rows of the float32 matrices
   int64_t m, n;
-  float* scratch;  // stationary [contraction x m], moving [contraction x n], result [m x n]
+  float* scratch;  // stationary [contraction x m], moving [contraction x n], result and dst's old values [m x n]
 };
 
 // The tile's elements as float32, partition-major: out[p * elements + j].
@@ -68,7 +68,7 @@ void run(const Step& s, Machine&) {
     }
   }
   if (k.accumulate) {
-    float* old = moving;  // the moving values are no longer needed
+    float* old = result + m * n;
     load_matrix(dst, old);
     for (int64_t i = 0; i < m * n; ++i) result[i] = old[i] + result[i];
   }
@@ -102,7 +102,7 @@ void decode(const DecodeContext& c, Step& s) {
   k.contraction = stationary->partitions * (double_row ? 2 : 1);
   k.m = dst->partitions;
   k.n = dst->elements;
-  const auto floats = static_cast<std::size_t>(k.contraction * (k.m + k.n) + k.m * k.n);
+  const auto floats = static_cast<std::size_t>(k.contraction * (k.m + k.n) + 2 * k.m * k.n);
   k.scratch = reinterpret_cast<float*>(c.tiles.buffer(floats * sizeof(float)));
   s.set_params(k);
   s.dst = dst;
