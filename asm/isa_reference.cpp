@@ -170,6 +170,24 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       if (!c.float_if_arithmetic.empty()) s += cat("; with arithmetic ones, the tensors among ", names(c.float_if_arithmetic), " have float dtypes");
       return s;
     }
+    case CheckKind::on_engine: {
+      std::vector<std::string> engines, ops;
+      for (int e : c.values) engines.push_back(std::string(engine_name(static_cast<Engine>(e))));
+      for (int o : c.group_a) ops.push_back(operand_name(is, o));
+      std::vector<std::string> rules;
+      if (c.memory_given) rules.push_back(cat(join(ops, " and "), " in ", memory_name(c.memory)));
+      if (c.limit > 0) rules.push_back(cat(join(ops, " and "), " at most ", number_text(static_cast<double>(c.limit)), " partitions and ",
+                                           number_text(static_cast<double>(c.limit)), " elements per partition"));
+      if (c.then_not > 0) rules.push_back(cat("NeuronCore-v", std::to_string(c.then_not), " or later"));
+      return cat("on the ", join(engines, " or "), " engine: ", join(rules, "; "));
+    }
+    case CheckKind::transpose_of:
+      return cat(a, " is ", b, " transposed: its partitions are the elements per partition of ", b, " and the reverse");
+    case CheckKind::matmul:
+      return "NKI 0.6 nc_matmul rules: stationary [K, M] and moving [K, N] share K partitions (K <= 128 or tile_size's rows, M <= 128 or "
+             "its columns), dst is [M, N] in one PSUM bank (NeuronCore-v2/v3: N <= 512 float32) or the whole PSUM (v4), "
+             "tile_position a multiple of tile_size inside the 128x128 array (tile sizes 32, 64, 128), double_row: fp8 [K, 2, M] and [K, 2, N], "
+             "no column tiling; dtype pairs as SEMANTICS.md says";
   }
   return "";
 }
@@ -223,7 +241,9 @@ void write_cost(std::ostringstream& out, const InstructionSpec& is) {
 
 void write_instruction(std::ostringstream& out, const Spec& spec, const InstructionSpec& is) {
   out << "\n### " << is.name << "\n\n";
-  out << "Engine: " << engine_name(is.engine) << " · first arch: " << is.first_arch << " (NeuronCore-v" << is.first_arch_version
+  out << "Engine: " << engine_name(is.engine)
+      << (is.engine_operand >= 0 ? cat(" (or the one ", operand_name(is, is.engine_operand), " selects)") : std::string())
+      << " · first arch: " << is.first_arch << " (NeuronCore-v" << is.first_arch_version
       << ") · opcode " << is.opcode << "\n\n"
       << is.description << "\n\n";
   out << "| operand | kind | required / default | memories | dtypes | values | description |\n|---|---|---|---|---|---|---|\n";

@@ -63,6 +63,14 @@ AffineView affine_view(const Program& p, const TensorView& v) {
   return a;
 }
 
+Engine executing_engine(const InstructionSpec& is, const Instruction& ins) {
+  if (is.engine_operand < 0 || static_cast<std::size_t>(is.engine_operand) >= ins.operands.size()) return is.engine;
+  const Operand& o = ins.operands[static_cast<std::size_t>(is.engine_operand)];
+  if (o.state != OperandState::enumerated || o.integer < 0 || static_cast<std::size_t>(o.integer) >= is.engine_of_value.size()) return is.engine;
+  const int e = is.engine_of_value[static_cast<std::size_t>(o.integer)];
+  return e < 0 ? is.engine : static_cast<Engine>(e);
+}
+
 int64_t view_partitions(const TensorView& v) {
   if (v.is_pattern) return v.pattern.empty() ? 0 : v.pattern[0].num;
   return v.dims.empty() ? 0 : v.dims[0].count;

@@ -118,6 +118,11 @@ struct Program {
 // integer dtype, or its integer_if_bitvec enum operand is a bitvec operator.
 bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const InstructionSpec& is, const std::vector<Operand>& operands, int i);
 
+// The engine that runs `ins`: the one its engine operand selects (NKI's
+// engine= of tensor_copy, nc_transpose: InstructionSpec::engine_operand), or
+// the instruction's own engine (also for engine=unknown).
+Engine executing_engine(const InstructionSpec& is, const Instruction& ins);
+
 // --- geometry of views (S1.4) ---
 int64_t element_count(const std::vector<int64_t>& shape);
 int64_t tensor_bytes_per_partition(const TensorDecl& t);  // SBUF/PSUM: free elements * size

@@ -293,7 +293,7 @@ struct InstructionChecker {
 
   // S1.5: >64 partitions start at 0; 33..64 at 0 or 64; 1..32 at a multiple of 32.
   void check_alignment(int i) {
-    if (!spec.engine(is.engine).partition_alignment || tensor_of(i).memory == Memory::hbm) return;
+    if (!spec.engine(executing_engine(is, ins)).partition_alignment || tensor_of(i).memory == Memory::hbm) return;
     int64_t n = view_partitions(operand(i).view), start = view_partition_start(program, operand(i).view);
     int64_t unit = n > 64 ? 128 : n > 32 ? 64 : 32;
     if (start % unit == 0) return;
@@ -558,6 +558,14 @@ struct InstructionChecker {
         }
         return;
       }
+      case CheckKind::on_engine: return check_on_engine(c);
+      case CheckKind::transpose_of:
+        if (ta && tb && (view_partitions(operand(a).view) != view_elements_per_partition(operand(b).view) ||
+                         view_elements_per_partition(operand(a).view) != view_partitions(operand(b).view)))
+          fail(a, quoted(key(a)) + " must be " + quoted(key(b)) + " transposed: [" + std::to_string(view_elements_per_partition(operand(b).view)) + ", " +
+                      std::to_string(view_partitions(operand(b).view)) + "], got " + shape_text(operand(a).view));
+        return;
+      case CheckKind::matmul: return check_matmul(c);
       case CheckKind::op_class: return;  // check_op_class
       case CheckKind::index_below: {
         if (operand(a).state != OperandState::integer || !tb) return;
@@ -570,6 +578,110 @@ struct InstructionChecker {
         return;
       }
     }
+  }
+
+  int arch_version() const { return spec.archs[static_cast<std::size_t>(program.arch)].version; }
+
+  // on_engine: rules of the engine the instruction's engine= selects (NKI 0.6
+  // tensor_copy: GpSimd cannot access PSUM, no Scalar copy on NeuronCore-v2;
+  // nc_transpose: Tensor Engine [128, 128] from SBUF to PSUM, Vector [32, 32]).
+  void check_on_engine(const CheckSpec& c) {
+    const Engine engine = executing_engine(is, ins);
+    if (std::find(c.values.begin(), c.values.end(), static_cast<int>(engine)) == c.values.end()) return;
+    const std::string on = " on the " + std::string(engine_name(engine)) + " engine";
+    if (c.then_not > 0 && arch_version() < c.then_not) {
+      std::string core = "NeuronCore-v" + std::to_string(c.then_not);
+      fail(is.engine_operand, is.name + on + " needs " + core + " or later");
+    }
+    for (int o : c.group_a) {
+      if (!is_tensor(o)) continue;
+      if (c.memory_given && tensor_of(o).memory != c.memory)
+        fail(o, quoted(key(o)) + " is '" + tensor_of(o).name + "' in " + std::string(memory_name(tensor_of(o).memory)) + "; " + is.name + on +
+                    " needs it in " + std::string(memory_name(c.memory)));
+      const int64_t parts = view_partitions(operand(o).view), elems = view_elements_per_partition(operand(o).view);
+      if (c.limit > 0 && (parts > c.limit || elems > c.limit))
+        fail(o, quoted(key(o)) + " is " + shape_text(operand(o).view) + "; " + is.name + on + " takes at most [" + std::to_string(c.limit) + ", " +
+                    std::to_string(c.limit) + "]");
+    }
+  }
+
+  // matmul: NKI 0.6 nc_matmul (docstring "Tiling mode", "Data types",
+  // "Layout", "Tile size"; SEMANTICS.md S8.3).
+  void check_matmul(const CheckSpec& c) {
+    const int dst = c.group_a[0], stat = c.group_a[1], mov = c.group_a[2], pos = c.group_a[3], size = c.group_a[4], perf = c.group_a[5],
+              transpose = c.group_a[6];
+    if (!is_tensor(dst) || !is_tensor(stat) || !is_tensor(mov)) return;
+    const int version = arch_version();
+    const bool double_row = operand(perf).state == OperandState::enumerated &&
+                            enum_value_name(spec, is.operands[static_cast<std::size_t>(perf)], operand(perf).integer) == "double_row";
+    const bool is_transpose = operand(transpose).state == OperandState::boolean && operand(transpose).integer != 0;
+    const Dtype ds = tensor_of(stat).dtype, dm = tensor_of(mov).dtype, dd = tensor_of(dst).dtype;
+    auto dname = [](Dtype d) { return std::string(dtype_name(d)); };
+    // Data types.
+    for (int o : {stat, mov})
+      if (tensor_of(o).dtype == Dtype::fp8e4m3fn && version < 4)
+        fail(o, quoted(key(o)) + " is fp8e4m3fn, which nc_matmul takes from NeuronCore-v4 on");
+    if ((ds == Dtype::fp8e4m3 && dm == Dtype::fp8e4m3fn) || (ds == Dtype::fp8e4m3fn && dm == Dtype::fp8e4m3))
+      fail(mov, quoted(key(stat)) + " is " + dname(ds) + " and " + quoted(key(mov)) + " " + dname(dm) + ": legacy fp8e4m3 and OCP fp8e4m3fn cannot be mixed");
+    const auto wide = [](Dtype d) { return d == Dtype::f32 || d == Dtype::tf32; };
+    if (wide(ds) != wide(dm))
+      fail(mov, quoted(key(stat)) + " is " + dname(ds) + " and " + quoted(key(mov)) + " " + dname(dm) + ": if one input is float32 or tfloat32, the other must be too");
+    const bool dst_ok = dd == Dtype::f32 || (dd == Dtype::bf16 && version >= 4) || (is_transpose && dd == ds);
+    if (!dst_ok)
+      fail(dst, quoted(key(dst)) + " is " + dname(dd) + "; nc_matmul writes f32" + std::string(version >= 4 ? " or bf16" : " (bf16 from NeuronCore-v4 on)") +
+                    (is_transpose ? " or, with is_transpose, the stationary's dtype" : ""));
+    // Tiling mode: both or neither; sizes 32/64/128 (32 from NeuronCore-v3), positions multiples of the sizes.
+    int64_t row_size = 128, column_size = 128;
+    if (is_given(pos) != is_given(size)) return fail(is_given(pos) ? pos : size, "tile_position and tile_size must be given together");
+    if (is_given(size)) {
+      const std::vector<int32_t>& ts = operand(size).list;
+      const std::vector<int32_t>& tp = operand(pos).list;
+      const char* axis[] = {"row", "column"};
+      for (std::size_t k = 0; k < 2; ++k) {
+        if (ts[k] != 32 && ts[k] != 64 && ts[k] != 128)
+          return fail(size, std::string("tile_size ") + axis[k] + " size " + std::to_string(ts[k]) + " must be 32, 64 or 128");
+        if (ts[k] == 32 && version < 3) return fail(size, std::string("tile_size ") + axis[k] + " size 32 needs NeuronCore-v3 or later");
+        if (tp[k] % ts[k] != 0 || tp[k] + ts[k] > 128)
+          return fail(pos, std::string("tile_position ") + axis[k] + " " + std::to_string(tp[k]) + " must be a multiple of the tile size " +
+                               std::to_string(ts[k]) + " inside the 128 PE " + axis[k] + "s");
+      }
+      row_size = ts[0];
+      column_size = ts[1];
+    }
+    if (double_row) {
+      if (version < 3) fail(perf, "perf_mode=double_row needs NeuronCore-v3 or later");
+      if (column_size != 128) fail(perf, "perf_mode=double_row cannot be combined with column tiling (tile_size column " + std::to_string(column_size) + ")");
+      for (int o : {stat, mov}) {
+        const Dtype d = tensor_of(o).dtype;
+        if (d != Dtype::fp8e4m3 && d != Dtype::fp8e5m2 && d != Dtype::fp8e4m3fn)
+          fail(o, quoted(key(o)) + " is " + dname(d) + "; perf_mode=double_row takes fp8e4m3, fp8e5m2" + std::string(version >= 4 ? " or fp8e4m3fn" : ""));
+        const std::vector<int64_t> counts = view_counts(operand(o).view);
+        if (counts.size() != 3 || counts[1] != 2)
+          return fail(o, quoted(key(o)) + " is " + shape_text(operand(o).view) + "; with perf_mode=double_row it must be [K, 2, F]");
+      }
+    }
+    // Layout and tile size.
+    const int64_t k_stat = view_partitions(operand(stat).view), k_mov = view_partitions(operand(mov).view);
+    const int64_t split = double_row ? 2 : 1;
+    const int64_t m = view_elements_per_partition(operand(stat).view) / split, n = view_elements_per_partition(operand(mov).view) / split;
+    if (k_stat != k_mov)
+      return fail(mov, quoted(key(stat)) + " has " + std::to_string(k_stat) + " partitions and " + quoted(key(mov)) + " " + std::to_string(k_mov) +
+                           "; the contraction (partition) sizes must be equal");
+    if (k_stat > row_size)
+      return fail(stat, quoted(key(stat)) + " has " + std::to_string(k_stat) + " partitions, more than the " + std::to_string(row_size) + " PE rows" +
+                            (row_size < 128 ? " of tile_size" : ""));
+    if (m > column_size)
+      return fail(stat, quoted(key(stat)) + " has " + std::to_string(m) + " columns (elements per partition), more than the " + std::to_string(column_size) +
+                            " PE columns" + (column_size < 128 ? " of tile_size" : ""));
+    if (view_partitions(operand(dst).view) != m || view_elements_per_partition(operand(dst).view) != n)
+      return fail(dst, quoted(key(dst)) + " must be [" + std::to_string(m) + ", " + std::to_string(n) + "] (stationary's columns x moving's), got " +
+                           shape_text(operand(dst).view));
+    const ArchSpec& arch = spec.archs[static_cast<std::size_t>(program.arch)];
+    const int64_t limit_bytes = version >= 4 ? arch.psum_partition_bytes : arch.psum_bank_bytes;
+    const int64_t dst_size = static_cast<int64_t>(dtype_size(dd));
+    if (n * dst_size > limit_bytes)
+      fail(mov, quoted(key(mov)) + " has " + std::to_string(n) + " columns; nc_matmul writes at most " + std::to_string(limit_bytes / dst_size) + " " +
+                    dname(dd) + " per partition (" + (version >= 4 ? "the whole PSUM" : "one PSUM bank") + ")");
   }
 
   // NKI's operator classes (nki.api.shared.rst, "Supported Math Operators";

@@ -35,7 +35,7 @@ Engine parse_engine(const Node& n) {
   std::string s = n.str();
   for (int e = 0; e < kEngineCount; ++e)
     if (engine_name(static_cast<Engine>(e)) == s) return static_cast<Engine>(e);
-  n.fail("unknown engine \"" + s + "\" (vector, scalar, gpsimd, dma)");
+  n.fail("unknown engine \"" + s + "\" (tensor, vector, scalar, gpsimd, dma)");
 }
 
 OperandKind parse_kind(const Node& n) {
@@ -442,6 +442,26 @@ CostSpec parse_cost(const Node& c, const Spec& spec, const InstructionSpec& ins,
   return cs;
 }
 
+// "engine_operand": the enum operand whose value names the engine that runs
+// the instruction (NKI's engine=); "unknown" keeps the instruction's engine.
+void parse_engine_operand(const Node& n, const Spec& spec, InstructionSpec& ins) {
+  ins.engine_operand = operand_ref(n, ins);
+  const OperandSpec& op = ins.operands[static_cast<std::size_t>(ins.engine_operand)];
+  if (op.kind != OperandKind::enumeration) n.fail("operand " + op.name + " is not an enum");
+  const EnumSpec& es = spec.enums[static_cast<std::size_t>(op.enum_id)];
+  ins.engine_of_value.assign(es.values.size(), -1);
+  for (std::size_t v = 0; v < es.values.size(); ++v) {
+    if (!op.allows_enum_value(static_cast<int>(v)) || es.values[v].name == "unknown") continue;
+    bool found = false;
+    for (int e = 0; e < kEngineCount; ++e)
+      if (engine_name(static_cast<Engine>(e)) == es.values[v].name) {
+        ins.engine_of_value[v] = e;
+        found = true;
+      }
+    if (!found) n.fail("value " + es.values[v].name + " of operand " + op.name + " names no engine");
+  }
+}
+
 void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timeline) {
   Node list = root.at("instructions");
   std::set<int> opcodes;
@@ -473,6 +493,7 @@ void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timel
                                           std::string(memory_name(m)));
         }
     }
+    if (n.has("engine_operand")) parse_engine_operand(n.at("engine_operand"), spec, ins);
     Node checks = n.at("constraints");
     for (std::size_t k = 0; k < checks.size(); ++k) ins.checks.push_back(parse_check(checks.at(k), spec, ins));
     parse_encoding(n.at("encoding"), spec, ins);

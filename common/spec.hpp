@@ -21,8 +21,8 @@ class SpecError : public std::runtime_error {
 };
 
 enum class Memory : uint8_t { hbm, sbuf, psum };
-enum class Engine : uint8_t { vector, scalar, gpsimd, dma };
-inline constexpr int kEngineCount = 4;
+enum class Engine : uint8_t { tensor, vector, scalar, gpsimd, dma };
+inline constexpr int kEngineCount = 5;
 std::string_view memory_name(Memory m);
 std::string_view engine_name(Engine e);
 
@@ -135,6 +135,12 @@ enum class CheckKind : uint8_t {
   exclusive,             // no operand of `group_a` given together with one of `group_b`
   pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
   reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
+  on_engine,             // when the selected engine is one of `values` (Engine): `group_a` tensors in `memory`
+                         // (if memory_given), each at most `limit` partitions and elements (if limit > 0), and the
+                         // arch at least version `then_not` (if > 0)
+  transpose_of,          // a is b transposed: a's partitions = b's elements per partition and the reverse
+  matmul,                // group_a = dst, stationary, moving, tile_position, tile_size, perf_mode, is_transpose:
+                         // NKI 0.6 nc_matmul's shape, tiling, PSUM and dtype rules (program_check.cpp)
 };
 
 struct CheckSpec {
@@ -151,6 +157,7 @@ struct CheckSpec {
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
   std::vector<int> group_a, group_b;        // exclusive
   int axes = -1;                            // reduced_by_axes: the list operand
+  bool memory_given = false;                // on_engine: `memory` applies
 
   bool operator==(const CheckSpec&) const = default;
 };
@@ -203,6 +210,11 @@ struct InstructionSpec {
   std::vector<CheckSpec> checks;
   std::vector<FieldSpec> encoding;  // every operand exactly once, in encoding order
   CostSpec cost;
+  // An instruction that runs on the engine its program names (NKI's engine=
+  // operand of tensor_copy, nc_transpose): that enum operand, and per value
+  // of its enum the Engine it selects (-1: `engine`, the default).
+  int engine_operand = -1;
+  std::vector<int> engine_of_value;
 
   int find_operand(std::string_view name) const;  // -1 if none
 

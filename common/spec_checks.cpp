@@ -1,6 +1,7 @@
 // The cross-operand checks of an instruction's "constraints" list (spec.hpp
 // CheckKind), validated with the JSON path of every defect.
 #include <algorithm>
+#include <iterator>
 #include <set>
 
 #include "spec_json_node.hpp"
@@ -29,6 +30,9 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"exclusive", CheckKind::exclusive},
       {"pattern_covers", CheckKind::pattern_covers},
       {"reduced_by_axes", CheckKind::reduced_by_axes},
+      {"on_engine", CheckKind::on_engine},
+      {"transpose_of", CheckKind::transpose_of},
+      {"matmul", CheckKind::matmul},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -91,6 +95,52 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       cs.then_not = enum_of(cs.b, c.at("then")).find(c.at("then_not").str());
       if (cs.then_not < 0) c.at("then_not").fail("not a value of the operand's enum");
     }
+    return cs;
+  }
+
+  if (cs.kind == CheckKind::on_engine) {
+    // {"engines": [...], "operands": [...], "memory": M, "max_size": S, "arch": A}
+    Node engines = c.at("engines");
+    for (std::size_t i = 0; i < engines.size(); ++i) {
+      int engine = -1;
+      for (int e = 0; e < kEngineCount; ++e)
+        if (engine_name(static_cast<Engine>(e)) == engines.at(i).str()) engine = e;
+      if (engine < 0) engines.at(i).fail("unknown engine \"" + engines.at(i).str() + "\"");
+      cs.values.push_back(engine);
+    }
+    if (cs.values.empty()) engines.fail("no engines");
+    if (c.has("operands")) {
+      Node ops = c.at("operands");
+      for (std::size_t i = 0; i < ops.size(); ++i) {
+        const int op = operand_ref(ops.at(i), ins);
+        if (ins.operands[static_cast<std::size_t>(op)].kind != OperandKind::tensor) ops.at(i).fail("not a tensor operand");
+        cs.group_a.push_back(op);
+      }
+    }
+    if (c.has("memory")) {
+      cs.memory = parse_memory(c.at("memory"));
+      cs.memory_given = true;
+    }
+    if (c.has("max_size")) cs.limit = c.at("max_size").integer(1, 1 << 20);
+    if (c.has("arch")) {
+      const int a = spec.find_arch(c.at("arch").str());
+      if (a < 0) c.at("arch").fail("unknown arch \"" + c.at("arch").str() + "\"");
+      cs.then_not = spec.archs[static_cast<std::size_t>(a)].version;
+    }
+    return cs;
+  }
+  if (cs.kind == CheckKind::matmul) {
+    Node ops = c.at("operands");
+    static const char* const roles[] = {"dst", "stationary", "moving", "tile_position", "tile_size", "perf_mode", "is_transpose"};
+    if (ops.size() != std::size(roles)) ops.fail("matmul names dst, stationary, moving, tile_position, tile_size, perf_mode, is_transpose");
+    for (std::size_t i = 0; i < ops.size(); ++i) cs.group_a.push_back(operand_ref(ops.at(i), ins));
+    const auto kind = [&](std::size_t i) { return ins.operands[static_cast<std::size_t>(cs.group_a[i])].kind; };
+    for (std::size_t i = 0; i < 3; ++i)
+      if (kind(i) != OperandKind::tensor) ops.at(i).fail(std::string(roles[i]) + " must be a tensor operand");
+    for (std::size_t i = 3; i < 5; ++i)
+      if (kind(i) != OperandKind::list) ops.at(i).fail(std::string(roles[i]) + " must be a list operand");
+    if (kind(5) != OperandKind::enumeration) ops.at(5).fail("perf_mode must be an enum operand");
+    if (kind(6) != OperandKind::boolean) ops.at(6).fail("is_transpose must be a bool operand");
     return cs;
   }
 

@@ -18,6 +18,7 @@ std::string_view memory_name(Memory m) {
 
 std::string_view engine_name(Engine e) {
   switch (e) {
+    case Engine::tensor: return "tensor";
     case Engine::vector: return "vector";
     case Engine::scalar: return "scalar";
     case Engine::gpsimd: return "gpsimd";

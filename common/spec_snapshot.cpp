@@ -15,7 +15,7 @@ namespace nisa {
 namespace {
 
 // Bumped whenever a field list changes; the reader refuses other versions.
-constexpr uint64_t kSnapshotMagic = 0x3250414e53534e4eull;  // "NNSSNAP2"
+constexpr uint64_t kSnapshotMagic = 0x3350414e53534e4eull;  // "NNSSNAP3"
 
 template <class V> void fields(V& v, CostFormula::Step& s) { v(s.op), v(s.value), v(s.arity); }
 template <class V> void fields(V& v, CostFormula& f) { v(f.text), v(f.code); }
@@ -35,7 +35,7 @@ template <class V> void fields(V& v, OperandSpec& o) {
 template <class V> void fields(V& v, CheckSpec& c) {
   v(c.kind), v(c.a), v(c.b), v(c.memory), v(c.pairs), v(c.values), v(c.values_negated), v(c.then_not), v(c.limit);
   v(c.ops), v(c.integer_if_bitvec), v(c.float_if_arithmetic), v(c.false_if_bitvec);
-  v(c.if_given), v(c.then_is), v(c.group_a), v(c.group_b), v(c.axes);
+  v(c.if_given), v(c.then_is), v(c.group_a), v(c.group_b), v(c.axes), v(c.memory_given);
 }
 template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits), v(f.count_bits); }
 template <class V> void fields(V& v, CostCase& c) { v(c.operands), v(c.memory), v(c.cycles), v(c.formula); }
@@ -45,7 +45,7 @@ template <class V> void fields(V& v, CostSpec& c) {
 }
 template <class V> void fields(V& v, InstructionSpec& i) {
   v(i.name), v(i.opcode), v(i.engine), v(i.first_arch_version), v(i.first_arch), v(i.description), v(i.operands), v(i.checks),
-      v(i.encoding), v(i.cost);
+      v(i.encoding), v(i.cost), v(i.engine_operand), v(i.engine_of_value);
 }
 template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.aliases), v(d.size); }
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }

@@ -33,6 +33,14 @@ class TileTable {
 
   std::size_t size() const { return tiles_.size(); }
 
+  // One flag per PSUM byte: written by an earlier nc_matmul of the program.
+  // Steps are decoded in program order, which is the order they run in, so
+  // nc_matmul's accumulate=None (S8.3) is resolved while decoding.
+  uint8_t* matmul_written_psum() {
+    if (matmul_written_psum_.empty()) matmul_written_psum_.assign(machine_.psum.size(), 0);
+    return matmul_written_psum_.data();
+  }
+
  private:
   Machine& machine_;
   const Program& program_;
@@ -41,6 +49,7 @@ class TileTable {
   std::map<std::pair<const TileAccess*, int64_t>, const TileAccess*> by_rows_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   std::string key_;  // reused for look-ups
+  std::vector<uint8_t> matmul_written_psum_;
 };
 
 }  // namespace nisa

@@ -210,7 +210,7 @@ class AccessIndex {
 
 // The memory and accumulator accesses of one instruction, from the spec's
 // written operands and accumulator operands (S3).
-void collect_accesses(const Program& program, const InstructionSpec& is, const Instruction& ins, std::vector<Access>& out) {
+void collect_accesses(const Program& program, const InstructionSpec& is, const Instruction& ins, Engine engine, std::vector<Access>& out) {
   out.clear();
   const CostSpec& cost = is.cost;
   for (std::size_t o = 0; o < ins.operands.size(); ++o) {
@@ -230,7 +230,7 @@ void collect_accesses(const Program& program, const InstructionSpec& is, const I
     r.b1 = 1;
     return r;
   };
-  const std::size_t acc = AccessIndex::accumulator_space(is.engine);
+  const std::size_t acc = AccessIndex::accumulator_space(engine);
   if (cost.accumulator_command >= 0) {
     const Operand& cmd = ins.operands[static_cast<std::size_t>(cost.accumulator_command)];
     if (cmd.integer != cost.accumulator_idle)  // reset / reset_reduce / reduce change the lanes
@@ -263,10 +263,11 @@ Timeline build_timeline(const Spec& spec, const Program& program) {
     const Instruction& ins = program.instructions[i];
     const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
     TimedInstruction& ti = tl.instructions[i];
-    ti.engine = is.engine;
+    const Engine engine = executing_engine(is, ins);  // engine= may choose it
+    ti.engine = engine;
     ti.cycles = instruction_cycles(spec, program, ins);
-    const int e = static_cast<int>(is.engine);
-    collect_accesses(program, is, ins, accesses);
+    const int e = static_cast<int>(engine);
+    collect_accesses(program, is, ins, engine, accesses);
     for (const Access& a : accesses)
       index.conflicts(a, [&](const AccessRecord& r, uint8_t kind) {
         if (r.instruction == i) return;
@@ -280,7 +281,7 @@ Timeline build_timeline(const Spec& spec, const Program& program) {
     double start = engine_free[e];
     for (const Dependency& d : ti.dependencies) {
       const TimedInstruction& before = tl.instructions[d.instruction];
-      start = std::max(start, before.end_ns + (before.engine != is.engine ? wait_ns[e] : 0.0));
+      start = std::max(start, before.end_ns + (before.engine != engine ? wait_ns[e] : 0.0));
     }
     std::sort(ti.dependencies.begin(), ti.dependencies.end(),
               [](const Dependency& a, const Dependency& b) { return a.instruction < b.instruction; });
@@ -288,7 +289,7 @@ Timeline build_timeline(const Spec& spec, const Program& program) {
     ti.end_ns = start + ti.cycles / tl.clock_ghz[e];
     engine_free[e] = ti.end_ns;
     tl.span_ns = std::max(tl.span_ns, ti.end_ns);
-    for (const Access& a : accesses) index.insert(a, static_cast<uint32_t>(i), is.engine);
+    for (const Access& a : accesses) index.insert(a, static_cast<uint32_t>(i), engine);
   }
   return tl;
 }

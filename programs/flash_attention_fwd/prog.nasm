@@ -6,7 +6,8 @@
 ; src/nki_samples/tutorials/attention_fwd_performance/attention_kernels.py,
 ; attn_fwd_v2..v5, and the flash_fwd inner loop of nki-samples'
 ; test/integration/flash_attention): per key block,
-;   scores   S = nc_matmul(stationary=Q^T tile [d, 128q], moving=K^T block [d, 128k])
+;   scores   S = nc_matmul(stationary=Q^T tile [d, 128q], moving=K^T block [d, 128k],
+;              accumulate=false: each block starts a new sum in the reused PSUM tile)
 ;              -> PSUM [128q, 128k] float32 (NKI 0.6 nc_matmul: dst = stationary.T @ moving)
 ;   mask     range_select keeps key j where 0 <= j < q + 1 (bound1 = the query's
 ;              position + 1 from iota), fp32.min elsewhere, and takes the
@@ -67,7 +68,7 @@ memset dst=l, value=0
 memset dst=acc, value=0
 
 .rept j, NB
-nc_matmul dst=s_ps, stationary=q_sb, moving=k_sb[:, j * BK:(j + 1) * BK]
+nc_matmul dst=s_ps, stationary=q_sb, moving=k_sb[:, j * BK:(j + 1) * BK], accumulate=false
 range_select dst=s_sb, on_true_tile=s_ps, comp_op0=greater_equal, comp_op1=less, bound0=zero, bound1=qpos1, reduce_cmd=reset_reduce, reduce_res=m_blk, reduce_op=maximum, range_start=j * BK, on_false_value=fp32.min
 tensor_tensor dst=m_new, data1=m, data2=m_blk, op=maximum
 tensor_tensor dst=diff, data1=m, data2=m_new, op=subtract
@@ -78,7 +79,7 @@ tensor_scalar dst=l, data=l, op0=multiply, operand0=corr, op1=add, operand1=l_bl
 nc_transpose dst=pt_ps, data=p_sb
 tensor_copy dst=pt_sb, src=pt_ps
 dma_copy dst=v_sb, src=v[j * BK:(j + 1) * BK, :]
-nc_matmul dst=pv_ps, stationary=pt_sb, moving=v_sb
+nc_matmul dst=pv_ps, stationary=pt_sb, moving=v_sb, accumulate=false
 tensor_scalar dst=acc, data=acc, op0=multiply, operand0=corr
 tensor_tensor dst=acc, data1=acc, data2=pv_ps, op=add
 tensor_copy dst=m, src=m_new

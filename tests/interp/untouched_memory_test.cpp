@@ -57,6 +57,9 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
        [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand& p) {
          m.add("tensor_copy_predicated", {{"dst", d}, {"src", s}, {"predicate", p}});
        }},
+      {"tensor_copy", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         m.add("tensor_copy", {{"dst", d}, {"src", s}, {"engine", "gpsimd"}});
+       }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -116,4 +119,40 @@ TEST_CASE("nonzero_with_count writes only its dst view, on partitions 16k") {
       // src 1008..1011 is all nonzero: indices 0..3, then the count 4.
       CHECK(m.get<int32_t>(block, p, i) == (written ? i - 2 : 1000 + i));
     }
+}
+
+// The Tensor Engine instructions (S8.3, S8.4) read SBUF and write a PSUM
+// view: "nc_matmul" [4, 4] = [32, 4].T @ [32, 4], "nc_transpose" [4, 32] of a
+// [32, 4] tile; every other PSUM and SBUF byte keeps its value.
+TEST_CASE("nc_matmul and nc_transpose write only their dst view") {
+  for (const std::string name : {"nc_matmul", "nc_transpose"}) {
+    CAPTURE(name);
+    TestMachine m;
+    const int32_t block = m.sbuf("block", Dtype::f32, {128, 16});
+    const int32_t acc = m.psum("acc", Dtype::f32, {128, 48});
+    for (int p = 0; p < 128; ++p) {
+      for (int i = 0; i < 16; ++i) m.set<float>(block, p, i, 0.5f + static_cast<float>(i));
+      for (int i = 0; i < 48; ++i) m.set<float>(acc, p, i, 7.0f + static_cast<float>(i));
+    }
+    auto view = [&](int32_t t, int64_t p0, int64_t parts, int64_t col, int64_t width) {
+      Operand o = m.rows(t, p0, parts);
+      o.view.dims[1] = DimSlice{col, width, 1};
+      return o;
+    };
+    const int64_t dst_parts = 4, dst_cols = name == "nc_matmul" ? 4 : 32;
+    if (name == "nc_matmul")
+      m.add("nc_matmul", {{"dst", view(acc, 0, 4, 2, 4)}, {"stationary", view(block, 32, 32, 0, 4)}, {"moving", view(block, 32, 32, 8, 4)}});
+    else
+      m.add("nc_transpose", {{"dst", view(acc, 0, 4, 2, 32)}, {"data", view(block, 32, 32, 0, 4)}});
+    m.run();
+    for (int p = 0; p < 128; ++p) {
+      CAPTURE(p);
+      for (int i = 0; i < 16; ++i) CHECK(m.get<float>(block, p, i) == 0.5f + static_cast<float>(i));
+      for (int i = 0; i < 48; ++i) {
+        CAPTURE(i);
+        const bool written = p < dst_parts && i >= 2 && i < 2 + dst_cols;
+        if (!written) CHECK(m.get<float>(acc, p, i) == 7.0f + static_cast<float>(i));
+      }
+    }
+  }
 }

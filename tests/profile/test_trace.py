@@ -70,7 +70,7 @@ def check_trace(name, trace, expected_mnemonics, source_lines):
             m = re.search(r"\(([0-9.]+) GHz\)", e["args"]["name"])
             if expect(name, m, f"thread name without a clock: {e}"):
                 clocks[e["tid"]] = float(m.group(1))
-    expect(name, sorted(clocks) == [0, 1, 2, 3], f"threads {sorted(clocks)}")
+    expect(name, sorted(clocks) == [0, 1, 2, 3, 4], f"threads {sorted(clocks)}")
     slices = [e for e in events if e["ph"] == "X"]
     by_index = {}
     for e in slices:
@@ -95,7 +95,7 @@ def check_trace(name, trace, expected_mnemonics, source_lines):
                 end = by_index[j]["ts"] + by_index[j]["dur"]
                 expect(name, e["ts"] >= end - EPS, f"#{i} starts at {e['ts']} before #{j} ends at {end}")
             expect(name, d["kind"] and set(d["kind"].split("+")) <= {"RAW", "WAR", "WAW", "accumulator"}, str(d))
-    for tid in range(4):
+    for tid in range(5):
         mine = sorted((e for e in slices if e["tid"] == tid), key=lambda e: e["args"]["index"])
         for a, b in zip(mine, mine[1:]):
             expect(name, b["ts"] >= a["ts"] + a["dur"] - EPS,
@@ -105,7 +105,7 @@ def check_trace(name, trace, expected_mnemonics, source_lines):
 
 def check_profile(name, out, slices):
     """The --profile table against the trace: counts and busy cycles per engine, and the span."""
-    engines = ["vector", "scalar", "gpsimd", "dma"]
+    engines = ["tensor", "vector", "scalar", "gpsimd", "dma"]
     span = max((e["ts"] + e["dur"] for e in slices), default=0)
     m = re.search(r"estimated ([0-9.]+) us", out)
     expect(name, m and abs(float(m.group(1)) - span) < 1e-3, f"span {m and m.group(1)} vs trace {span}")

@@ -469,3 +469,82 @@ def emit_tensor_reduce_axes(b):
     b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op), axis=axis,
             negate=b.chance(0.4), keepdims=keepdims if (keepdims or b.chance(0.3)) else None)
     b.store(dst)
+
+
+# ---- issue 13, Tensor Engine batch (SEMANTICS.md S8) ----
+
+MATMUL_INPUTS = ["bf16", "f16", "fp8e4m3", "fp8e5m2"]
+
+
+def emit_tensor_copy(b):
+    """S8.1: same dtype (bits) or another one (through float32), on an engine engine= names."""
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    engines = [None, "unknown", "vector", "gpsimd"] + (["scalar"] if b.arch in ("trn2", "trn3") else [])
+    engine = b.pick(engines)
+    mem = (lambda: "sbuf") if engine == "gpsimd" else (lambda: compute_mem(b))
+    sdt = any_dtype(b)
+    src = b.tile(sdt, b.shifted(s, c), c, free if b.chance(0.8) else [n], mem())
+    b.load(src, b.values(sdt, (c, n), -6, 6, specials=b.chance(0.3)))
+    ddt = sdt if b.chance(0.4) else any_dtype(b)
+    dst = b.tile(ddt, s, c, free, mem())
+    b.instr("tensor_copy", dst=dst, src=src, engine=engine)
+    b.store(dst)
+
+
+def emit_nc_matmul(b):
+    """S8.3: [K, M].T @ [K, N] into PSUM, sometimes tiled, accumulated, double_row or transposing."""
+    v3 = b.arch in ("trn2", "trn3")
+    double_row = v3 and b.chance(0.2)
+    s, k = b.lanes()
+    tiling = None
+    if b.chance(0.3):
+        rows, cols = b.pick([64, 128] + ([32] if v3 else [])), 128 if double_row else b.pick([64, 128] + ([32] if v3 else []))
+        if k <= rows:
+            tiling = ([b.pick(range(0, 128, rows)), b.pick(range(0, 128, cols))], [rows, cols])
+    m = int(b.rng.integers(1, (tiling[1][1] if tiling else 128) + 1))
+    n = int(b.rng.integers(1, 65))
+    wide = not double_row and b.chance(0.25)
+    dts = ["fp8e4m3", "fp8e5m2"] if double_row else ["f32", "tf32"] if wide else MATMUL_INPUTS
+    split = [2] if double_row else []
+    ops = []
+    for f in (m, n):
+        dt = b.pick(dts)
+        t = b.tile(dt, s, k, split + [f], "sbuf")
+        b.load(t, b.values(dt, (k, (2 if double_row else 1) * f), -3, 3))
+        ops.append(t)
+    transpose = not double_row and b.chance(0.15)
+    ddt = "bf16" if b.arch == "trn3" and b.chance(0.3) else "f32"
+    dst = b.tile(ddt, 0, m, [n], "psum")
+    if dst.mem != "psum":  # PSUM budget used up
+        return
+    extra = {}
+    if tiling:
+        extra = {"tile_position": f"[{tiling[0][0]}, {tiling[0][1]}]", "tile_size": f"[{tiling[1][0]}, {tiling[1][1]}]"}
+    common = dict(dst=dst, stationary=ops[0], moving=ops[1], is_transpose=True if transpose else None,
+                  perf_mode=("double_row" if b.chance(0.5) else "double_row_gen3") if double_row else None, **extra)
+    b.instr("nc_matmul", accumulate=b.pick([False, None]), **common)
+    if b.chance(0.5):  # a second product onto the first: true, or None (an earlier nc_matmul wrote dst)
+        b.instr("nc_matmul", accumulate=b.pick([True, None]), is_moving_onezero=b.pick([None, True]), **common)
+    b.store(dst)
+
+
+def emit_nc_transpose(b):
+    """S8.4: [P, F] -> [F, P], bits, on the Tensor Engine (SBUF -> PSUM) or the Vector Engine (<= 32 x 32)."""
+    vector = b.chance(0.4)
+    if vector:
+        s, p = b.pick([0, 32, 64, 96]), int(b.rng.integers(1, 33))
+        f = int(b.rng.integers(1, 33))
+    else:
+        s, p = b.lanes()
+        f = int(b.rng.integers(1, 129))
+    dt = any_dtype(b)
+    free = [f] if f < 4 or f % 2 or b.chance(0.7) else [2, f // 2]
+    data = b.tile(dt, s, p, free, compute_mem(b) if vector else "sbuf")
+    b.load(data, b.values(dt, (p, f), -6, 6, specials=b.chance(0.3)))
+    dst = b.tile(dt, 0, f, [p], compute_mem(b) if vector else "psum")
+    if not vector and dst.mem != "psum":
+        return
+    b.instr("nc_transpose", dst=dst, data=data, engine=b.pick(["vector"] if vector else [None, "unknown", "tensor"]))
+    b.store(dst)

@@ -529,9 +529,67 @@ def tensor_reduce_axes(m, o):
     m.write(o["dst"], r.reshape(kept[0], -1))
 
 
+# ---- issue 13, Tensor Engine batch (SEMANTICS.md S8) ----
+
+def tensor_copy(m, o):
+    """S8.1: bits copied when dst and src share a dtype, else through float32 (S2)."""
+    dst, src = o["dst"], o["src"]
+    if m.dtype(dst) == m.dtype(src):
+        m.write_raw(dst, m.read_raw(src))
+    else:
+        m.write(dst, m.read(src))
+
+
+def _matmul_wrote(m, view):
+    """Whether an earlier nc_matmul wrote any byte of the PSUM view; marks its bytes (S8.3 accumulate=None)."""
+    decl = m.decl(view)
+    if not hasattr(m, "matmul_written"):
+        m.matmul_written = np.zeros_like(m.written["psum"])
+    off, size = m.offsets[decl.name], ref_dtypes.itemsize(decl.dtype)
+    nbytes = m.bytes_per_partition(decl)
+    block = m.matmul_written[: decl.shape[0], off: off + nbytes]
+    flags = block.reshape(list(decl.shape) + [size]).copy().reshape(-1, size)
+    index = view.flat_index()
+    before = bool(flags[index].any())
+    flags[index] = True
+    m.matmul_written[: decl.shape[0], off: off + nbytes] = flags.reshape(decl.shape[0], -1)
+    return before
+
+
+def nc_matmul(m, o):
+    """S8.3: dst = stationary.T @ moving; float32 products, summed from 0 with k ascending
+    (double_row: rows (k, 0), (k, 1), ...); accumulate adds onto dst; is_transpose starts at -0.0
+    and leaves out products of a zero moving value."""
+    dst = o["dst"]
+    st, mv = m.read(o["stationary"]), m.read(o["moving"])
+    if o["perf_mode"] == "double_row":  # [K, 2, F] row-major is [2K, F]
+        st = st.reshape(2 * st.shape[0], -1)
+        mv = mv.reshape(2 * mv.shape[0], -1)
+    transpose = o["is_transpose"]
+    acc = np.full((st.shape[1], mv.shape[1]), -0.0 if transpose else 0.0, dtype=F32)
+    with np.errstate(all="ignore"):
+        for k in range(st.shape[0]):
+            prod = np.multiply.outer(st[k], mv[k]).astype(F32)
+            if transpose:
+                prod = np.where(mv[k] != 0, prod, F32(-0.0))  # adding -0.0 changes nothing
+            acc = (acc + prod).astype(F32)
+        earlier = _matmul_wrote(m, dst)
+        accumulate = o.get("accumulate")
+        if accumulate is None:
+            accumulate = earlier
+        if accumulate:
+            acc = (m.read(dst) + acc).astype(F32)
+    m.write(dst, acc)
+
+
+def nc_transpose(m, o):
+    """S8.4: dst[j, p] = data[p, j], free axes flattened, bits copied."""
+    m.write_raw(o["dst"], m.read_raw(o["data"]).T)
+
+
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
                                      select_reduce, range_select, activation, activate2, tensor_scalar,
-                                     tensor_tensor, tensor_reduce)}
+                                     tensor_tensor, tensor_reduce, tensor_copy, nc_matmul, nc_transpose)}
 
 
 def run_program(text, inputs):

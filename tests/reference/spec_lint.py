@@ -68,7 +68,8 @@ def lint(prog):
             if engine != "dma" and not aligned(start, count):
                 problems.append(f"{where}: {op_spec['name']} partitions {start}+{count} break S1.5")
         for check in spec.get("constraints", []):
-            a, b = (ins.ops.get(n) for n in check.get("operands", [None, None])[:2])
+            names = (list(check.get("operands", [])) + [None, None])[:2]  # one-operand checks: b is None
+            a, b = (ins.ops.get(n) if n else None for n in names)
             if not (isinstance(a, nasm_reader.View) and isinstance(b, nasm_reader.View)):
                 continue
             ga, gb = geometry(prog, a), geometry(prog, b)

@@ -30,7 +30,7 @@ PARTITIONS = 128
 # enumeration values (every name and alias of isa-spec/isa.json "enums").
 _RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
              "abs", "abs_max", "abs_min", "add", "amax", "amin", "arctan", "bitwise_and", "bitwise_or", "bitwise_xor",
-             "bypass", "copy", "dma", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
+             "bypass", "copy", "dma", "double_row", "double_row_gen3", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
              "gelu_apprx_sigmoid", "gelu_apprx_sigmoid_dx", "gelu_apprx_tanh", "gelu_dx", "gpsimd", "greater",
              "greater_equal", "gt", "hwdge", "identity", "idle", "invert", "le", "left_shift", "less", "less_equal",
              "log", "logical_and", "logical_or", "logical_xor", "lt", "max", "maximum", "min", "minimum", "mish", "mul",
@@ -80,6 +80,7 @@ class Storage:
         self.written = False
         self.fresh_result = None  # index of the one instruction that produced it (an op's return value)
         self.aliased = False  # a view of it was taken: it can no longer be retargeted
+        self.matmul_written = False  # a PSUM tile some nc_matmul already wrote (accumulate=None)
 
     @property
     def on_chip(self):

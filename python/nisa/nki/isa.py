@@ -97,6 +97,11 @@ SIGNATURES = {
                        ("engine", "unknown")], "data1", ("dst",), ("engine",)),
     "tensor_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("axis", _REQUIRED), ("negate", False),
                        ("keepdims", False)], None, ("dst",), ()),
+    "tensor_copy": ([("dst", None), ("src", _REQUIRED), ("engine", "unknown")], "src", ("dst",), ()),
+    "nc_matmul": ([("dst", None), ("stationary", _REQUIRED), ("moving", _REQUIRED), ("is_stationary_onezero", False),
+                   ("is_moving_onezero", False), ("is_transpose", False), ("accumulate", None), ("tile_position", None),
+                   ("tile_size", None), ("perf_mode", "none")], None, ("dst",), ()),
+    "nc_transpose": ([("dst", None), ("data", _REQUIRED), ("engine", "unknown")], None, ("dst",), ()),
 }
 
 
@@ -136,6 +141,8 @@ for _entry in _SPEC["instructions"]:
 # "nki_instructions_not_modeled").
 NOT_MODELED = list(_SPEC.get("nki_instructions_not_modeled", []))
 
+_MATMULS = ("nc_matmul", "nc_matmul_mx")
+
 _LANGUAGE_OPS = {nl.max: "maximum", nl.min: "minimum", nl.sum: "add", nl.prod: "multiply"}
 
 
@@ -161,6 +168,8 @@ def enum_value(value):
 def _value(key, value):
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
+    if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array
+        return None
     if key in _LIST_KEYS:
         if isinstance(value, numbers.Integral):  # axis=1 for axis=[1]
             return [int(value)]
@@ -211,11 +220,19 @@ def _make_instruction(mnemonic):
                 if default is _REQUIRED:
                     raise rec.error(f"nisa.{mnemonic} needs '{key}'")
                 bound[key] = default
+        if mnemonic in _MATMULS and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
+            # NKI's accumulate=None, "first write overwrites, subsequent writes
+            # accumulate", per allocated PSUM tile: written out, so that a tile
+            # placed where an earlier one lived starts its own sum.
+            storage = bound["dst"].storage
+            bound["accumulate"] = storage.matmul_written
+            storage.matmul_written = True
         returned = None
         if "dst" in bound and bound["dst"] is None:
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
+        record = [(key, value) for key, value in record if value is not None]
         rec.emit(mnemonic, record, writes)
         return returned if returned is not None else bound.get("dst")
 

@@ -1,0 +1,123 @@
+// nc_matmul dst, stationary, moving, ... (Tensor Engine; NKI 0.6 docstring;
+// S8.3): dst[m, n] = sum over k of stationary[k, m] * moving[k, n]. The
+// inputs are converted to float32 (exact for every input dtype but float32
+// itself), each product is rounded to float32, and the products are added in
+// float32 from 0, partition k ascending (perf_mode=double_row: for each k, its
+// two rows in order). accumulate adds the sum to dst's float32 value; the
+// result is converted to dst's dtype. is_transpose starts the sum at -0.0 and
+// skips products whose moving value is zero, so an identity moving tile moves
+// every stationary value through unchanged (NaN, infinities and -0.0 included).
+#include <cstring>
+
+#include "../strict.hpp"
+#include "instructions.hpp"
+
+namespace nisa {
+namespace {
+namespace slot = spec_operand::nc_matmul;
+
+struct Params {
+  bool accumulate;
+  bool transpose;
+  int64_t contraction;  // K, or 2K with double_row: rows of the float32 matrices
+  int64_t m, n;
+  float* scratch;  // stationary [contraction x m], moving [contraction x n], result and dst's old values [m x n]
+};
+
+// The tile's elements as float32, partition-major: out[p * elements + j].
+void load_matrix(const TileAccess& t, float* out) {
+  const int64_t rows = t.elements / t.row_length;
+  for (int64_t p = 0; p < t.partitions; ++p)
+    for (int64_t r = 0; r < rows; ++r)
+      t.load(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
+             out + p * t.elements + r * t.row_length);
+}
+
+void store_matrix(const TileAccess& t, const float* in) {
+  const int64_t rows = t.elements / t.row_length;
+  for (int64_t p = 0; p < t.partitions; ++p)
+    for (int64_t r = 0; r < rows; ++r)
+      t.store(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
+              in + p * t.elements + r * t.row_length);
+}
+
+void run(const Step& s, Machine&) {
+  const Params& k = s.params<Params>();
+  const TileAccess& dst = *s.dst;
+  const int64_t rows = k.contraction, m = k.m, n = k.n;
+  float* stationary = k.scratch;
+  float* moving = stationary + rows * m;
+  float* result = moving + rows * n;
+  // [K, 2, F] with double_row is, partition-major, the [2K, F] matrix whose
+  // rows are (k, 0), (k, 1), ...: the contraction order of S8.3.
+  load_matrix(*s.in[0], stationary);
+  load_matrix(*s.in[1], moving);
+  const float start = k.transpose ? -0.0f : 0.0f;
+  for (int64_t i = 0; i < m * n; ++i) result[i] = start;
+  for (int64_t mi = 0; mi < m; ++mi) {
+    float* out = result + mi * n;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float a = stationary[r * m + mi];
+      const float* b = moving + r * n;
+      if (k.transpose) {
+        for (int64_t j = 0; j < n; ++j)
+          if (b[j] != 0.0f) out[j] += a * b[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) out[j] += a * b[j];  // -ffp-contract=off: rounded product, then the add
+      }
+    }
+  }
+  if (k.accumulate) {
+    float* old = result + m * n;
+    load_matrix(dst, old);
+    for (int64_t i = 0; i < m * n; ++i) result[i] = old[i] + result[i];
+  }
+  store_matrix(dst, result);
+}
+
+// accumulate=None (NKI: "first write overwrites, subsequent writes
+// accumulate"): accumulates when an earlier nc_matmul wrote any byte of dst.
+bool earlier_matmul_wrote(const DecodeContext& c, const TileAccess& dst) {
+  uint8_t* flags = c.tiles.matmul_written_psum();
+  bool written = false;
+  for_each_element(dst, 1, [&](int64_t, int64_t, const uint8_t* address) {
+    uint8_t* f = flags + (address - c.machine.psum.data());
+    for (int64_t b = 0; b < dst.element_size; ++b) {
+      written = written || f[b] != 0;
+      f[b] = 1;
+    }
+  });
+  return written;
+}
+
+void decode(const DecodeContext& c, Step& s) {
+  const TileAccess* dst = c.tile(slot::dst);
+  const TileAccess* stationary = c.tile(slot::stationary);
+  const TileAccess* moving = c.tile(slot::moving);
+  const bool double_row = c.enum_value<spec_enum::matmul_perf_mode>(slot::perf_mode) == spec_enum::matmul_perf_mode::double_row;
+  const bool written = earlier_matmul_wrote(c, *dst);
+  Params k{};
+  k.accumulate = c.present(slot::accumulate) ? c.boolean(slot::accumulate) : written;
+  k.transpose = c.boolean(slot::is_transpose);
+  k.contraction = stationary->partitions * (double_row ? 2 : 1);
+  k.m = dst->partitions;
+  k.n = dst->elements;
+  const auto floats = static_cast<std::size_t>(k.contraction * (k.m + k.n) + 2 * k.m * k.n);
+  k.scratch = reinterpret_cast<float*>(c.tiles.buffer(floats * sizeof(float)));
+  s.set_params(k);
+  s.dst = dst;
+  s.inputs = 0;
+  s.in[s.inputs++] = stationary;
+  s.in[s.inputs++] = moving;
+  if (k.accumulate) s.in[s.inputs++] = dst;  // --strict: accumulating reads dst (S1.1)
+  s.partitions = dst->partitions;
+  s.elements = dst->elements;
+  s.row_length = dst->row_length;
+  s.run = run;
+}
+
+}  // namespace
+
+const InstructionSemantics nc_matmul_semantics{decode};
+
+}  // namespace nisa
