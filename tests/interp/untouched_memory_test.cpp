@@ -57,6 +57,18 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
        [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand& p) {
          m.add("tensor_copy_predicated", {{"dst", d}, {"src", s}, {"predicate", p}});
        }},
+      // issue 13, vecops batch
+      {"tensor_tensor_scan", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_tensor_scan", {{"dst", d}, {"data0", s}, {"data1", s}, {"initial", c}, {"op0", "multiply"},
+                                      {"op1", "add"}});
+       }},
+      {"affine_select", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         Operand pattern;
+         pattern.state = OperandState::list;
+         pattern.list = {-1, 4};
+         m.add("affine_select", {{"dst", d}, {"pattern", pattern}, {"channel_multiplier", integer(1)},
+                                 {"on_true_tile", s}, {"on_false_value", number(-9)}, {"cmp_op", "greater"}});
+       }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

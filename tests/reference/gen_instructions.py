@@ -469,3 +469,65 @@ def emit_tensor_reduce_axes(b):
     b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op), axis=axis,
             negate=b.chance(0.4), keepdims=keepdims if (keepdims or b.chance(0.3)) else None)
     b.store(dst)
+
+
+# ---- issue 13, vecops batch (docs/SEMANTICS.md S4.20..) ----
+
+SCAN_OPS = ["add", "subtract", "multiply", "maximum", "minimum", "abs_max", "abs_min", "greater", "less_equal",
+            "not_equal", "logical_or"]
+
+
+def emit_tensor_tensor_scan(b):
+    """nki.isa.tensor_tensor_scan: a float32 recurrence along the free elements (S4.20)."""
+    s, c = b.lanes()
+    free = b.free_shape(96)
+    n = int(np.prod(free))
+    mems = b.pick([("sbuf", "sbuf"), ("sbuf", "psum"), ("psum", "sbuf")])  # not both in PSUM
+    tiles = []
+    for k in range(2):
+        dt = any_dtype(b, 0.85)
+        t = b.tile(dt, b.shifted(s, c), c, free if b.chance(0.8) else [n], mems[k])
+        # |data0| <= 1.1 keeps a multiply recurrence finite over ~100 steps
+        lo, hi = (-1.1, 1.1) if k == 0 else (-3, 3)
+        b.load(t, b.values(dt, (c, n), lo, hi, specials=b.chance(0.1), irange=(-2, 3)))
+        tiles.append(t)
+    op0, op1 = b.pick(SCAN_OPS), b.pick(SCAN_OPS)
+    initial, _ = scalar_or_column(b, s, c, -2, 2)
+    dst = tiles[0] if b.chance(0.15) else b.tile(float_dtype(b) if b.chance(0.85) else b.pick(INTS), s, c, free,
+                                                  compute_mem(b))
+    ops = {"dst": dst, "data0": tiles[0], "data1": tiles[1], "initial": initial,
+           "op0": spelled(b, {**ALU_SPELLINGS, **MORE_ALU_SPELLINGS}, op0),
+           "op1": spelled(b, {**ALU_SPELLINGS, **MORE_ALU_SPELLINGS}, op1)}
+    for key in ("reverse0", "reverse1"):
+        if b.chance(0.4):
+            ops[key] = b.chance(0.7)
+    b.instr("tensor_tensor_scan", **ops)
+    b.store(dst)
+
+
+def emit_affine_select(b):
+    """nki.isa.affine_select: iota's int32 affine value compared with 0 selects (S4.21)."""
+    s, c = b.lanes()
+    free = b.free_shape(64)
+    n = int(np.prod(free))
+    pattern = [[int(b.rng.integers(-6, 7)), num] for num in factor_shape(b, n, b.pick([1, 2, 3, 4]))]
+    odt = any_dtype(b)
+    on_true = b.tile(odt, s, c, free, "sbuf")
+    b.load(on_true, b.values(odt, (c, n), -20, 20, specials=b.chance(0.2)))
+    same = b.chance(0.5)
+    dst = on_true if same and b.chance(0.3) else b.tile(odt if same else any_dtype(b), s, c, free, "sbuf")
+    on_false = b.pick([FP32_MIN, 0.0, -1.0, 7.5, float(b.values("f32", (1,), -100, 100)[0])])
+    if dst.dtype in INTS and on_false == FP32_MIN:
+        on_false = -1.0
+    ops = {"dst": dst, "pattern": pattern, "channel_multiplier": int(b.rng.integers(-4, 5)), "on_true_tile": on_true,
+           "on_false_value": on_false}
+    if b.chance(0.8):
+        ops["cmp_op"] = spelled(b, {**COMPARE_SPELLINGS, "not_equal": ["not_equal", "ne"]},
+                                b.pick(list(COMPARE_SPELLINGS) + ["not_equal"]))
+    if b.chance(0.7):
+        ops["offset"] = int(b.rng.integers(-40, 41))
+    b.instr("affine_select", **ops)
+    b.store(dst)
+
+
+VECOPS_BLOCKS = [(emit_tensor_tensor_scan, 0.8, None), (emit_affine_select, 0.6, None)]

@@ -480,9 +480,53 @@ def tensor_reduce_axes(m, o):
     m.write(o["dst"], r.reshape(kept[0], -1))
 
 
+# ---- issue 13, vecops batch (docs/SEMANTICS.md S4.20-S4.28, numbered as their opcodes) ----
+
+def tensor_tensor_scan(m, o):
+    """S4.20, NKI 0.6's docstring loop: result[:, i] = op1(op0(data0[:, i], result[:, i-1]), data1[:, i]),
+    result[:, -1] = initial, over the flat free elements; reverse0/reverse1 swap a stage's inputs."""
+    data0, data1 = m.read(o["data0"]), m.read(o["data1"])
+    prev = m.column(o["initial"], data0.shape[0])[:, 0]
+    result = np.zeros(data0.shape, dtype=F32)
+    with np.errstate(all="ignore"):
+        for i in range(data0.shape[1]):
+            first = ALU[o["op0"]](prev, data0[:, i]) if o["reverse0"] else ALU[o["op0"]](data0[:, i], prev)
+            first = np.asarray(first, dtype=F32)
+            prev = np.asarray(ALU[o["op1"]](data1[:, i], first) if o["reverse1"] else ALU[o["op1"]](first, data1[:, i]),
+                              dtype=F32)
+            result[:, i] = prev
+    m.write(o["dst"], result)
+
+
+def affine_select(m, o):
+    """S4.21, NKI 0.6's docstring loop: affine_value as iota's pattern form (int32, wrapping);
+    dst = on_true_tile where cmp_op(affine_value, 0), else on_false_value (float32, cast to dst)."""
+    dst, on_true = o["dst"], o["on_true_tile"]
+    p_count, f_count = m.read_raw(dst, check=False).shape
+    steps = np.array([s for s, _ in o["pattern"]], dtype=np.int64)
+    nums = [n for _, n in o["pattern"]]
+    assert int(np.prod(nums)) == f_count, "pattern does not cover dst"
+    index = np.indices(nums).reshape(len(nums), -1)
+    free = (steps[:, None] * index).sum(axis=0)
+    channel = np.arange(p_count, dtype=np.int64)[:, None] * int(o["channel_multiplier"])
+    value = int(o.get("offset", 0)) + channel + free[None, :]
+    value = (value + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wrap-around
+    predicate = COMPARE[o["cmp_op"]](value, 0)
+    on_false = np.full((p_count, f_count), F32(o["on_false_value"]), dtype=F32)
+    if m.dtype(on_true) == m.dtype(dst):  # selected elements keep their bits
+        raw = m.read_raw(on_true)
+        false_bits = ref_dtypes.encode(m.dtype(dst), on_false).astype(raw.dtype)
+        m.write_raw(dst, np.where(predicate, raw, false_bits))
+    else:  # through float32
+        m.write(dst, np.where(predicate, m.read(on_true), on_false).astype(F32))
+
+
+VECOPS = (tensor_tensor_scan, affine_select)
+
+
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
                                      select_reduce, range_select, activation, activate2, tensor_scalar,
-                                     tensor_tensor, tensor_reduce)}
+                                     tensor_tensor, tensor_reduce) + VECOPS}
 
 
 def run_program(text, inputs):

@@ -108,6 +108,18 @@ NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "dma_
                "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
                "nc_match_replace8", "topk"]
 
+# Issue 13, vecops batch (docs/SEMANTICS.md S4.20..): NKI 0.6's signatures.
+VECOPS_SIGNATURES = {
+    "tensor_tensor_scan": ([("dst", None), ("data0", _REQUIRED), ("data1", _REQUIRED), ("initial", _REQUIRED),
+                            ("op0", _REQUIRED), ("op1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
+                           "data0", ("dst",), ()),
+    "affine_select": ([("dst", None), ("pattern", _REQUIRED), ("channel_multiplier", _REQUIRED),
+                       ("on_true_tile", _REQUIRED), ("on_false_value", _REQUIRED), ("cmp_op", "equal"), ("offset", 0)],
+                      "on_true_tile", ("dst",), ()),
+}
+SIGNATURES.update(VECOPS_SIGNATURES)
+NOT_MODELED = [n for n in NOT_MODELED if n not in VECOPS_SIGNATURES]
+
 _LANGUAGE_OPS = {nl.max: "maximum", nl.min: "minimum", nl.sum: "add", nl.prod: "multiply"}
 
 

@@ -5,7 +5,7 @@
 rnage_select dst=t
 memst dst=t, value=0
 frobnicate dst=t
-tensor_tensor_scan dst=t, data0=t, data1=t, initial=0, op0=add, op1=add
+core_barrier data=t
 nc_matmul dst=t, stationary=t, moving=t
 tensor_copy dst=t, src=t
 nc_transpos dst=t, data=t
