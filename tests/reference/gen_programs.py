@@ -22,7 +22,7 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
                               emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
-from gen_instructions import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
+from gen_vecops import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]

@@ -116,6 +116,21 @@ VECOPS_SIGNATURES = {
     "affine_select": ([("dst", None), ("pattern", _REQUIRED), ("channel_multiplier", _REQUIRED),
                        ("on_true_tile", _REQUIRED), ("on_false_value", _REQUIRED), ("cmp_op", "equal"), ("offset", 0)],
                       "on_true_tile", ("dst",), ()),
+    "tensor_scalar_cumulative": ([("dst", None), ("src", _REQUIRED), ("op0", _REQUIRED), ("op1", _REQUIRED),
+                                  ("imm0", _REQUIRED), ("imm1", None), ("reduce_cmd", "reset_reduce")],
+                                 "src", ("dst",), ()),
+    "scalar_tensor_tensor": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
+                              ("op1", _REQUIRED), ("operand1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
+                             "data", ("dst",), ()),
+    "tensor_scalar_reduce": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
+                              ("reduce_op", _REQUIRED), ("reduce_res", None), ("reverse0", False),
+                              ("reduce_cmd", "reset_reduce"), ("reduce_init", None), ("reduce_res_negate", False)],
+                             "data", ("dst", "reduce_res"), ()),
+    "activation_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("reduce_op", _REQUIRED),
+                           ("reduce_res", _REQUIRED), ("bias", None), ("scale", 1.0)], "data", ("dst", "reduce_res"), ()),
+    "exponential": ([("dst", None), ("src", _REQUIRED), ("max_value", 0.0), ("reduce_res", None), ("reduce_cmd", "idle"),
+                     ("reduce_init", 0.0)], "src", ("dst", "reduce_res"), ()),
+    "reciprocal": ([("dst", None), ("data", _REQUIRED)], "data", ("dst",), ()),
 }
 SIGNATURES.update(VECOPS_SIGNATURES)
 NOT_MODELED = [n for n in NOT_MODELED if n not in VECOPS_SIGNATURES]
