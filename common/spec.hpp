@@ -134,6 +134,7 @@ enum class CheckKind : uint8_t {
   exclusive,             // no operand of `group_a` given together with one of `group_b`
   pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
   reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
+  partition_reduced,     // a is [1, ...] with b's elements per partition (b reduced across its partitions)
 };
 
 struct CheckSpec {

@@ -29,6 +29,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"exclusive", CheckKind::exclusive},
       {"pattern_covers", CheckKind::pattern_covers},
       {"reduced_by_axes", CheckKind::reduced_by_axes},
+      {"partition_reduced", CheckKind::partition_reduced},
   };
   CheckSpec cs;
   Node k = c.at("check");

@@ -92,6 +92,13 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
       {"reciprocal", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
          m.add("reciprocal", {{"dst", d}, {"data", s}});
        }},
+      // dst is the view's first partition only: every other partition of it keeps its bytes
+      {"tensor_partition_reduce",
+       [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         Operand first = d;
+         first.view.dims[0] = DimSlice{32, 1, 1};
+         m.add("tensor_partition_reduce", {{"dst", first}, {"op", "add"}, {"data", s}});
+       }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

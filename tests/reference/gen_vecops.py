@@ -228,7 +228,33 @@ def emit_reciprocal(b):
     b.store(dst)
 
 
+def emit_tensor_partition_reduce(b):
+    """nki.isa.tensor_partition_reduce (S4.28): across partitions, in order, into one partition."""
+    s, c = b.lanes()
+    free = b.free_shape(64)
+    n = int(np.prod(free))
+    op = b.pick(["add", "add", "average", "maximum", "bitwise_or", "bitwise_and"])
+    if op.startswith("bitwise"):
+        ddt = b.pick(INTS)
+        data = b.tile(ddt, s, c, free, "sbuf")
+        b.load(data, b.values(ddt, (c, n)))
+        dst_dtype = b.pick(INTS)
+    else:
+        ddt = any_dtype(b)
+        data = b.tile(ddt, s, c, free, "sbuf")
+        if op == "maximum":
+            b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+        else:  # S3: non-negative terms keep a reordered sum within rtol
+            b.load(data, b.values(ddt, (c, n), 0.1, 4, irange=(0, 100)))
+        dst_dtype = "f32" if op != "maximum" else any_dtype(b)
+    dst = b.tile(dst_dtype, b.shifted(s, 1, 0.5), 1, free if b.chance(0.7) else [n], "sbuf")
+    spelling = {"maximum": b.pick(["maximum", "max"]), "average": b.pick(["average", "mean"])}.get(op, op)
+    b.instr("tensor_partition_reduce", dst=dst, op=spelling, data=data)
+    b.store(dst)
+
+
 VECOPS_BLOCKS = [(emit_tensor_tensor_scan, 0.8, None), (emit_affine_select, 0.6, None),
                  (emit_tensor_scalar_cumulative, 0.6, None), (emit_scalar_tensor_tensor, 0.6, None),
                  (emit_tensor_scalar_reduce, 0.6, None), (emit_activation_reduce, 0.5, None),
-                 (emit_exponential, 0.5, None), (emit_reciprocal, 0.4, None)]
+                 (emit_exponential, 0.5, None), (emit_reciprocal, 0.4, None),
+                 (emit_tensor_partition_reduce, 0.5, None)]

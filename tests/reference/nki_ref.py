@@ -618,8 +618,25 @@ def reciprocal(m, o):
         m.write(o["dst"], (F32(1) / m.read(o["data"])).astype(F32))
 
 
+def tensor_partition_reduce(m, o):
+    """S4.28: dst[0, i] = op of data[p, i] over p = 0..P-1 in order (float32; average = sum / P;
+    bitwise ops on bit patterns)."""
+    op = o["op"]
+    if op in ("bitwise_or", "bitwise_and"):
+        bits = bits_of(m.read_raw(o["data"]))
+        acc = np.full(bits.shape[1], 0 if op == "bitwise_or" else M32, dtype=np.uint64)
+        for p in range(bits.shape[0]):
+            acc = acc | bits[p] if op == "bitwise_or" else acc & bits[p]
+        return write_bits(m, o["dst"], acc.reshape(1, -1))
+    data = m.read(o["data"])
+    r = reduce_free("maximum" if op == "maximum" else "add", data.T)
+    if op == "average":
+        r = (r / F32(data.shape[0])).astype(F32)
+    m.write(o["dst"], r.reshape(1, -1))
+
+
 VECOPS = (tensor_tensor_scan, affine_select, tensor_scalar_cumulative, scalar_tensor_tensor, tensor_scalar_reduce,
-          activation_reduce, exponential, reciprocal)
+          activation_reduce, exponential, reciprocal, tensor_partition_reduce)
 
 
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,

@@ -131,6 +131,7 @@ VECOPS_SIGNATURES = {
     "exponential": ([("dst", None), ("src", _REQUIRED), ("max_value", 0.0), ("reduce_res", None), ("reduce_cmd", "idle"),
                      ("reduce_init", 0.0)], "src", ("dst", "reduce_res"), ()),
     "reciprocal": ([("dst", None), ("data", _REQUIRED)], "data", ("dst",), ()),
+    "tensor_partition_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED)], None, ("dst",), ()),
 }
 SIGNATURES.update(VECOPS_SIGNATURES)
 NOT_MODELED = [n for n in NOT_MODELED if n not in VECOPS_SIGNATURES]

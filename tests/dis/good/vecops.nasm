@@ -28,3 +28,9 @@ exponential dst=c, src=a
 exponential dst=b, src=q, max_value=col, reduce_res=col, reduce_cmd=reset_reduce
 exponential dst=c, src=a, max_value=3.0, reduce_cmd=load_reduce, reduce_init=col
 exponential dst=c, src=a, reduce_res=col, reduce_cmd=reduce, reduce_init=0.0
+tensor_partition_reduce dst=c[0:1, :], op=add, data=a
+tensor_partition_reduce dst=a[32:33, 0:32], op=max, data=a[0:64, 32:64]
+tensor_partition_reduce dst=c[0:1, :], op=average, data=c
+.sbuf w   i32 [64, 16]
+tensor_partition_reduce dst=w[32:33, :], op=bitwise_or, data=w
+tensor_partition_reduce dst=w[0:1, :], op=bitwise_and, data=w[0:32, :]
