@@ -138,6 +138,8 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
     }
     case CheckKind::pattern_covers:
       return a + "'s `num`s multiply to the elements per partition of " + b;
+    case CheckKind::partition_reduced:
+      return cat(a, " has 1 partition and the elements per partition of ", b, " (", b, " reduced across its partitions)");
     case CheckKind::reduced_by_axes:
       return cat(a, " has the partitions of ", b, " and its elements per partition after reducing the free axes listed in ", operand_name(is, c.axes),
                  " (the last free axes, ending at the final one; negative axes count from the end; axis 0 never), or all free axes when ",

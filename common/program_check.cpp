@@ -534,6 +534,12 @@ struct InstructionChecker {
       case CheckKind::reduced_by_axes:
         if (ta && tb) check_reduced_by_axes(c);
         return;
+      case CheckKind::partition_reduced:
+        if (ta && tb && (view_partitions(operand(a).view) != 1 ||
+                         view_elements_per_partition(operand(a).view) != view_elements_per_partition(operand(b).view)))
+          fail(a, quoted(key(a)) + " must have 1 partition and the " + std::to_string(view_elements_per_partition(operand(b).view)) +
+                      " elements per partition of " + quoted(key(b)) + " (reduced across its partitions), got " + shape_text(operand(a).view));
+        return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);
         if (oa.state == OperandState::absent) return;

@@ -141,6 +141,7 @@ enum class CheckKind : uint8_t {
   transpose_of,          // a is b transposed: a's partitions = b's elements per partition and the reverse
   matmul,                // group_a = dst, stationary, moving, tile_position, tile_size, perf_mode, is_transpose:
                          // NKI 0.6 nc_matmul's shape, tiling, PSUM and dtype rules (program_check.cpp)
+  partition_reduced,     // a is [1, ...] with b's elements per partition (b reduced across its partitions)
 };
 
 struct CheckSpec {

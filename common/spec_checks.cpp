@@ -33,6 +33,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"on_engine", CheckKind::on_engine},
       {"transpose_of", CheckKind::transpose_of},
       {"matmul", CheckKind::matmul},
+      {"partition_reduced", CheckKind::partition_reduced},
   };
   CheckSpec cs;
   Node k = c.at("check");

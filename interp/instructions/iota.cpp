@@ -1,8 +1,7 @@
 // iota (LANGUAGE.md 2.4, S7), two forms that share one spec entry:
 // - NKI 0.6: dst[p, i0, i1, ...] = offset + p*channel_multiplier + sum_k ik*stepk
-//   over pattern=[[step0, num0], ...] (the dst's flat free index read as a
-//   row-major index of the pattern), computed in int32 arithmetic (wrapping,
-//   as a 32-bit integer unit does), then converted to dst's dtype: integers
+//   over pattern=[[step0, num0], ...] (affine_pattern.hpp, shared with
+//   affine_select), computed in int32 arithmetic (wrapping), then converted to dst's dtype: integers
 //   saturated (S2.3), floats through float32 (S2.2).
 // - earlier: dst[p, i] = base + p*partition_step + i*free_step, p the tile's
 //   partition, i the flat free index. Integer tiles with integer parameters:
@@ -11,6 +10,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "../affine_pattern.hpp"
 #include "instructions.hpp"
 #include "numbers.hpp"
 
@@ -23,13 +23,6 @@ namespace slot = spec_operand::iota;
 struct Params {
   double base, partition_step, free_step;
   int64_t int_base, int_partition_step, int_free_step;
-};
-
-// The NKI 0.6 form: the [step, num] entries, last innermost, padded in front with [0, 1].
-struct PatternParams {
-  int32_t step[4];
-  int32_t num[4];
-  int64_t offset, channel_multiplier;
 };
 
 template <class E, bool kInteger>
@@ -53,44 +46,23 @@ void run(const Step& s, Machine&) {
     }
 }
 
-// The int32 value of the NKI 0.6 form at partition p, flat free index i.
-inline int32_t pattern_value(const PatternParams& k, int64_t p, int64_t i) {
-  // |terms| < 2^31 * 2^24 each: the int64 sum is exact; int32 wraps it.
-  int64_t v = k.offset + p * k.channel_multiplier;
-  for (int e = 3; e >= 0; --e) {
-    v += (i % k.num[e]) * k.step[e];
-    i /= k.num[e];
-  }
-  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<uint64_t>(v)));
-}
-
 template <class E>
 void run_pattern(const Step& s, Machine&) {
   using S = typename E::storage;
-  const PatternParams& k = s.params<PatternParams>();
+  const AffinePattern& k = s.params<AffinePattern>();
   for (int64_t p = 0; p < s.partitions; ++p)
     for (int64_t r = 0; r < s.rows(); ++r) {
       uint8_t* row = s.dst->partition(p) + s.dst->row_offsets[static_cast<std::size_t>(r)];
       for (int64_t j = 0; j < s.row_length; ++j) {
         // from_i64: saturating for integer dtypes, through float32 for float ones.
-        const S v = E::from_i64(pattern_value(k, p, r * s.row_length + j));
+        const S v = E::from_i64(affine_value(k, p, r * s.row_length + j));
         std::memcpy(row + j * s.dst->element_stride, &v, sizeof(S));
       }
     }
 }
 
 void decode_pattern_form(const DecodeContext& c, Step& s) {
-  const std::vector<int32_t>& pattern = c.operand(slot::pattern).list;  // [step, num] entries
-  const std::size_t entries = pattern.size() / 2;                       // 1..4 (spec)
-  PatternParams k{{0, 0, 0, 0}, {1, 1, 1, 1}, 0, 0};
-  for (std::size_t e = 0; e < entries; ++e) {
-    const std::size_t at = 4 - entries + e;
-    k.step[at] = pattern[2 * e];
-    k.num[at] = pattern[2 * e + 1];
-  }
-  k.offset = c.present(slot::offset) ? c.integer(slot::offset) : 0;
-  k.channel_multiplier = c.present(slot::channel_multiplier) ? c.integer(slot::channel_multiplier) : 0;
-  s.set_params(k);
+  s.set_params(decode_affine_pattern(c, slot::pattern, slot::offset, slot::channel_multiplier));
   s.run = dispatch_dtype(s.dst->dtype, [&](auto e) -> Kernel { return &run_pattern<decltype(e)>; });
 }
 

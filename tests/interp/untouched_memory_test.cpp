@@ -60,6 +60,48 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
       {"tensor_copy", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
          m.add("tensor_copy", {{"dst", d}, {"src", s}, {"engine", "gpsimd"}});
        }},
+      // issue 13, vecops batch
+      {"tensor_tensor_scan", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_tensor_scan", {{"dst", d}, {"data0", s}, {"data1", s}, {"initial", c}, {"op0", "multiply"},
+                                      {"op1", "add"}});
+       }},
+      {"affine_select", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         Operand pattern;
+         pattern.state = OperandState::list;
+         pattern.list = {-1, 4};
+         m.add("affine_select", {{"dst", d}, {"pattern", pattern}, {"channel_multiplier", integer(1)},
+                                 {"on_true_tile", s}, {"on_false_value", number(-9)}, {"cmp_op", "greater"}});
+       }},
+      {"tensor_scalar_cumulative",
+       [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_scalar_cumulative", {{"dst", d}, {"src", s}, {"op0", "multiply"}, {"op1", "add"}, {"imm0", c}});
+       }},
+      {"scalar_tensor_tensor", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("scalar_tensor_tensor", {{"dst", d}, {"data", s}, {"op0", "multiply"}, {"operand0", c}, {"op1", "add"},
+                                        {"operand1", s}});
+       }},
+      {"tensor_scalar_reduce", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("tensor_scalar_reduce", {{"dst", d}, {"data", s}, {"op0", "add"}, {"operand0", number(1)},
+                                        {"reduce_op", "add"}, {"reduce_res", c}, {"reduce_cmd", "load_reduce"},
+                                        {"reduce_init", number(2)}, {"reduce_res_negate", boolean(true)}});
+       }},
+      {"activation_reduce", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("activation_reduce", {{"dst", d}, {"op", "exp"}, {"data", s}, {"reduce_op", "add"}, {"reduce_res", c}});
+       }},
+      {"exponential", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
+         m.add("exponential", {{"dst", d}, {"src", s}, {"max_value", number(4)}, {"reduce_res", c},
+                               {"reduce_cmd", "reset_reduce"}});
+       }},
+      {"reciprocal", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         m.add("reciprocal", {{"dst", d}, {"data", s}});
+       }},
+      // dst is the view's first partition only: every other partition of it keeps its bytes
+      {"tensor_partition_reduce",
+       [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         Operand first = d;
+         first.view.dims[0] = DimSlice{32, 1, 1};
+         m.add("tensor_partition_reduce", {{"dst", first}, {"op", "add"}, {"data", s}});
+       }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

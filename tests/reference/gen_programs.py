@@ -23,6 +23,7 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
 from gen_instructions import emit_nc_matmul, emit_nc_transpose, emit_tensor_copy  # noqa: E402
+from gen_vecops import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -250,7 +251,7 @@ BLOCKS = [  # (block, weight, needs)
     (block_psum_wide, 0.3, None),
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
     (emit_tensor_copy, 1.0, None), (emit_nc_matmul, 1.0, None), (emit_nc_transpose, 0.8, None),  # issue 13: Tensor Engine
-]
+] + VECOPS_BLOCKS
 
 
 def generate(seed):

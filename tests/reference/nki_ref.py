@@ -585,11 +585,168 @@ def nc_matmul(m, o):
 def nc_transpose(m, o):
     """S8.4: dst[j, p] = data[p, j], free axes flattened, bits copied."""
     m.write_raw(o["dst"], m.read_raw(o["data"]).T)
+# ---- issue 13, vecops batch (docs/SEMANTICS.md S4.20-S4.28, numbered as their opcodes) ----
+
+def tensor_tensor_scan(m, o):
+    """S4.20, NKI 0.6's docstring loop: result[:, i] = op1(op0(data0[:, i], result[:, i-1]), data1[:, i]),
+    result[:, -1] = initial, over the flat free elements; reverse0/reverse1 swap a stage's inputs."""
+    data0, data1 = m.read(o["data0"]), m.read(o["data1"])
+    prev = m.column(o["initial"], data0.shape[0])[:, 0]
+    result = np.zeros(data0.shape, dtype=F32)
+    with np.errstate(all="ignore"):
+        for i in range(data0.shape[1]):
+            first = ALU[o["op0"]](prev, data0[:, i]) if o["reverse0"] else ALU[o["op0"]](data0[:, i], prev)
+            first = np.asarray(first, dtype=F32)
+            prev = np.asarray(ALU[o["op1"]](data1[:, i], first) if o["reverse1"] else ALU[o["op1"]](first, data1[:, i]),
+                              dtype=F32)
+            result[:, i] = prev
+    m.write(o["dst"], result)
+
+
+def affine_select(m, o):
+    """S4.21, NKI 0.6's docstring loop: affine_value as iota's pattern form (int32, wrapping);
+    dst = on_true_tile where cmp_op(affine_value, 0), else on_false_value (float32, cast to dst)."""
+    dst, on_true = o["dst"], o["on_true_tile"]
+    p_count, f_count = m.read_raw(dst, check=False).shape
+    steps = np.array([s for s, _ in o["pattern"]], dtype=np.int64)
+    nums = [n for _, n in o["pattern"]]
+    assert int(np.prod(nums)) == f_count, "pattern does not cover dst"
+    index = np.indices(nums).reshape(len(nums), -1)
+    free = (steps[:, None] * index).sum(axis=0)
+    channel = np.arange(p_count, dtype=np.int64)[:, None] * int(o["channel_multiplier"])
+    value = int(o.get("offset", 0)) + channel + free[None, :]
+    value = (value + 2 ** 31) % 2 ** 32 - 2 ** 31  # int32 wrap-around
+    predicate = COMPARE[o["cmp_op"]](value, 0)
+    on_false = np.full((p_count, f_count), F32(o["on_false_value"]), dtype=F32)
+    if m.dtype(on_true) == m.dtype(dst):  # selected elements keep their bits
+        raw = m.read_raw(on_true)
+        false_bits = ref_dtypes.encode(m.dtype(dst), on_false).astype(raw.dtype)
+        m.write_raw(dst, np.where(predicate, raw, false_bits))
+    else:  # through float32
+        m.write(dst, np.where(predicate, m.read(on_true), on_false).astype(F32))
+
+
+LOAD_COMBINE = {**COMBINE, "multiply": lambda a, b: (F32(a) * F32(b)).astype(F32)}
+LOAD_IDENTITY = {**IDENTITY, "multiply": 1.0}
+
+
+def accumulate_load(m, engine, lanes_view, cmd, op, values, reduce_res, init=None, negate_res=False):
+    """S3 with NKI's load_reduce (the lanes start from the [P, 1] column `init` instead of the
+    identity) and reduce_res_negate (reduce_res = -acc; the lanes keep acc)."""
+    acc = m.acc[engine]
+    lanes = m.lanes(lanes_view)
+    track_lanes(m, engine, lanes, "reset_reduce" if cmd == "load_reduce" else cmd, reduce_res is not None)
+    with np.errstate(all="ignore"):
+        if cmd == "load_reduce":
+            acc[lanes] = LOAD_COMBINE[op](init.reshape(-1), reduce_free(op, values)).astype(F32)
+        elif cmd in ("reset_reduce", "reduce"):
+            start = np.full(len(lanes), LOAD_IDENTITY[op], dtype=F32) if cmd == "reset_reduce" else acc[lanes]
+            acc[lanes] = LOAD_COMBINE[op](start, reduce_free(op, values)).astype(F32)
+    if reduce_res is not None:
+        m.write(reduce_res, (-acc[lanes] if negate_res else acc[lanes]).reshape(-1, 1))
+
+
+def tensor_scalar_cumulative(m, o):
+    """S4.22, NKI 0.6's docstring pseudocode: reg starts at op1's identity (reset_reduce), imm1
+    (load_reduce) or the Vector accumulator lane (reduce); reg = op1(op0(src[i], imm0), reg),
+    dst[i] = reg; the lane keeps the last reg."""
+    src = m.read(o["src"])
+    p = src.shape[0]
+    imm0 = m.column(o["imm0"], p)
+    lanes = m.lanes(o["src"])
+    cmd = o["reduce_cmd"]
+    acc = m.acc["vector"]
+    track_lanes(m, "vector", lanes, "reset_reduce" if cmd == "load_reduce" else cmd, False)
+    if cmd == "load_reduce":
+        reg = m.column(o["imm1"], p)
+    elif cmd == "reset_reduce":
+        reg = np.full((p, 1), {"add": 0.0, "subtract": 0.0, "multiply": 1.0, "maximum": -np.inf,
+                               "minimum": np.inf}[o["op1"]], dtype=F32)
+    else:
+        reg = acc[lanes].reshape(-1, 1).astype(F32)
+    out = np.zeros(src.shape, dtype=F32)
+    with np.errstate(all="ignore"):
+        for i in range(src.shape[1]):
+            reg = np.asarray(ALU[o["op1"]](alu_stage(o["op0"], src[:, i:i + 1], imm0, False), reg), dtype=F32)
+            out[:, i:i + 1] = reg
+    acc[lanes] = reg.reshape(-1)
+    m.write(o["dst"], out)
+
+
+def scalar_tensor_tensor(m, o):
+    """S4.23: (data op0 operand0) op1 operand1, each stage reversible, in float32."""
+    data, operand1 = m.read(o["data"]), m.read(o["operand1"])
+    v = alu_stage(o["op0"], data, m.column(o["operand0"], data.shape[0]), o["reverse0"])
+    with np.errstate(all="ignore"):
+        result = ALU[o["op1"]](operand1, v) if o["reverse1"] else ALU[o["op1"]](v, operand1)
+    m.write(o["dst"], np.asarray(result, dtype=F32))
+
+
+def tensor_scalar_reduce(m, o):
+    """S4.24: dst = data op0 operand0; reduce_op of the float32 results into the Vector acc."""
+    data = m.read(o["data"])
+    p = data.shape[0]
+    result = alu_stage(o["op0"], data, m.column(o["operand0"], p), o["reverse0"])
+    m.write(o["dst"], result)
+    init = m.column(o["reduce_init"], p) if o["reduce_cmd"] == "load_reduce" else None
+    accumulate_load(m, "vector", o["data"], o["reduce_cmd"], o["reduce_op"], result, o.get("reduce_res"), init,
+                    o["reduce_res_negate"])
+
+
+def activation_reduce(m, o):
+    """S4.25: activation (S4.6) with reduce_cmd=reset_reduce into the Scalar acc, then reduce_res."""
+    data = m.read(o["data"])
+    p = data.shape[0]
+    with np.errstate(all="ignore"):
+        pre = ((data * m.column(o["scale"], p)).astype(F32) + m.column(o.get("bias", 0.0), p)).astype(F32)
+    check_valid_range(m, o["op"], pre)
+    result = activate(o["op"], pre, 0.0)
+    m.write(o["dst"], result)
+    accumulate(m, "scalar", o["data"], "reset_reduce", o["reduce_op"], result, o["reduce_res"])
+
+
+def exponential(m, o):
+    """S4.26, NKI 0.6's docstring: dst = exp(src - max_value) in float32; the sum into the Vector acc."""
+    src = m.read(o["src"])
+    p = src.shape[0]
+    with np.errstate(all="ignore"):
+        pre = (src - m.column(o["max_value"], p)).astype(F32)
+    result = activate("exp", pre, 0.0)
+    m.write(o["dst"], result)
+    init = m.column(o["reduce_init"], p) if o["reduce_cmd"] == "load_reduce" else None
+    accumulate_load(m, "vector", o["src"], o["reduce_cmd"], "add", result, o.get("reduce_res"), init)
+
+
+def reciprocal(m, o):
+    """S4.27: 1.0 / data in float32."""
+    with np.errstate(all="ignore"):
+        m.write(o["dst"], (F32(1) / m.read(o["data"])).astype(F32))
+
+
+def tensor_partition_reduce(m, o):
+    """S4.28: dst[0, i] = op of data[p, i] over p = 0..P-1 in order (float32; average = sum / P;
+    bitwise ops on bit patterns)."""
+    op = o["op"]
+    if op in ("bitwise_or", "bitwise_and"):
+        bits = bits_of(m.read_raw(o["data"]))
+        acc = np.full(bits.shape[1], 0 if op == "bitwise_or" else M32, dtype=np.uint64)
+        for p in range(bits.shape[0]):
+            acc = acc | bits[p] if op == "bitwise_or" else acc & bits[p]
+        return write_bits(m, o["dst"], acc.reshape(1, -1))
+    data = m.read(o["data"])
+    r = reduce_free("maximum" if op == "maximum" else "add", data.T)
+    if op == "average":
+        r = (r / F32(data.shape[0])).astype(F32)
+    m.write(o["dst"], r.reshape(1, -1))
+
+
+VECOPS = (tensor_tensor_scan, affine_select, tensor_scalar_cumulative, scalar_tensor_tensor, tensor_scalar_reduce,
+          activation_reduce, exponential, reciprocal, tensor_partition_reduce)
 
 
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
                                      select_reduce, range_select, activation, activate2, tensor_scalar,
-                                     tensor_tensor, tensor_reduce, tensor_copy, nc_matmul, nc_transpose)}
+                                     tensor_tensor, tensor_reduce, tensor_copy, nc_matmul, nc_transpose) + VECOPS}
 
 
 def run_program(text, inputs):

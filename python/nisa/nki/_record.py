@@ -37,6 +37,7 @@ _RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
              "multiply", "ne", "none", "not_equal", "power", "prelu", "reciprocal", "reduce", "relu", "reset",
              "reset_reduce", "right_shift", "rsqrt", "scalar", "sigmoid", "sign", "silu", "silu_dx", "sin", "skip",
              "softplus", "sqrt", "square", "sub", "subtract", "swdge", "sync", "tanh", "tensor", "unknown", "vector"}
+_RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums reduce_cmd_load, partition_reduce
 
 
 active = None  # the Recording of the kernel call in progress

@@ -105,6 +105,34 @@ SIGNATURES = {
 }
 
 
+# Issue 13, vecops batch (docs/SEMANTICS.md S4.20..): NKI 0.6's signatures.
+VECOPS_SIGNATURES = {
+    "tensor_tensor_scan": ([("dst", None), ("data0", _REQUIRED), ("data1", _REQUIRED), ("initial", _REQUIRED),
+                            ("op0", _REQUIRED), ("op1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
+                           "data0", ("dst",), ()),
+    "affine_select": ([("dst", None), ("pattern", _REQUIRED), ("channel_multiplier", _REQUIRED),
+                       ("on_true_tile", _REQUIRED), ("on_false_value", _REQUIRED), ("cmp_op", "equal"), ("offset", 0)],
+                      "on_true_tile", ("dst",), ()),
+    "tensor_scalar_cumulative": ([("dst", None), ("src", _REQUIRED), ("op0", _REQUIRED), ("op1", _REQUIRED),
+                                  ("imm0", _REQUIRED), ("imm1", None), ("reduce_cmd", "reset_reduce")],
+                                 "src", ("dst",), ()),
+    "scalar_tensor_tensor": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
+                              ("op1", _REQUIRED), ("operand1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
+                             "data", ("dst",), ()),
+    "tensor_scalar_reduce": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
+                              ("reduce_op", _REQUIRED), ("reduce_res", None), ("reverse0", False),
+                              ("reduce_cmd", "reset_reduce"), ("reduce_init", None), ("reduce_res_negate", False)],
+                             "data", ("dst", "reduce_res"), ()),
+    "activation_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("reduce_op", _REQUIRED),
+                           ("reduce_res", _REQUIRED), ("bias", None), ("scale", 1.0)], "data", ("dst", "reduce_res"), ()),
+    "exponential": ([("dst", None), ("src", _REQUIRED), ("max_value", 0.0), ("reduce_res", None), ("reduce_cmd", "idle"),
+                     ("reduce_init", 0.0)], "src", ("dst", "reduce_res"), ()),
+    "reciprocal": ([("dst", None), ("data", _REQUIRED)], "data", ("dst",), ()),
+    "tensor_partition_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED)], None, ("dst",), ()),
+}
+SIGNATURES.update(VECOPS_SIGNATURES)
+
+
 def _spec():
     from .. import _nisa
     return json.loads(_nisa.spec_json())
@@ -142,6 +170,7 @@ for _entry in _SPEC["instructions"]:
 NOT_MODELED = list(_SPEC.get("nki_instructions_not_modeled", []))
 
 _MATMULS = ("nc_matmul", "nc_matmul_mx")
+
 
 _LANGUAGE_OPS = {nl.max: "maximum", nl.min: "minimum", nl.sum: "add", nl.prod: "multiply"}
 

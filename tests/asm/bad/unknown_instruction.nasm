@@ -5,7 +5,8 @@
 rnage_select dst=t
 memst dst=t, value=0
 frobnicate dst=t
-tensor_tensor_scan dst=t, data0=t, data1=t, initial=0, op0=add, op1=add
 sendrecv dst=t, src=t
 register_alloc x=0
 register_alloce x=0
+core_barrier data=t
+nc_transpos dst=t, data=t
