@@ -494,6 +494,26 @@ struct InstructionChecker {
         return;
       }
       case CheckKind::op_class: return;  // check_op_class
+      case CheckKind::element_count: {
+        if (!ta) return;  // an absent optional tile
+        const TensorView& v = operand(a).view;
+        const int64_t n = view_elements_per_partition(v);
+        if (c.partitions > 0 && view_partitions(v) != c.partitions)
+          return fail(a, quoted(key(a)) + " must cover exactly " + std::to_string(c.partitions) + " partition" + (c.partitions == 1 ? "" : "s") +
+                             ", got " + shape_text(v));
+        if (n < c.min || n > c.max || n % c.multiple_of != 0) {
+          std::string want = c.min == c.max ? std::to_string(c.min) : std::to_string(c.min) + " to " + std::to_string(c.max);
+          if (c.multiple_of > 1) want += ", a multiple of " + std::to_string(c.multiple_of) + ",";
+          fail(a, quoted(key(a)) + " must have " + want + " element" + (c.max == 1 ? "" : "s") + " per partition, got " + std::to_string(n) + " (" +
+                      shape_text(v) + ")");
+        }
+        return;
+      }
+      case CheckKind::elements_times:
+        if (ta && tb && view_elements_per_partition(operand(a).view) != c.factor * view_elements_per_partition(operand(b).view))
+          fail(a, quoted(key(a)) + " must have " + std::to_string(c.factor) + " times the elements per partition of " + quoted(key(b)) + " (" +
+                      std::to_string(c.factor * view_elements_per_partition(operand(b).view)) + "), got " + shape_text(operand(a).view));
+        return;
       case CheckKind::index_below: {
         if (operand(a).state != OperandState::integer || !tb) return;
         // |a + i| over i = 0..n-1 is largest at one of the two ends.

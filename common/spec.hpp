@@ -134,6 +134,9 @@ enum class CheckKind : uint8_t {
   exclusive,             // no operand of `group_a` given together with one of `group_b`
   pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
   reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
+  element_count,         // a (one operand, "operand"): elements per partition in [min, max], a multiple of
+                         // `multiple_of`, and (when `partitions` > 0) exactly that many partitions
+  elements_times,        // a has `factor` times as many elements per partition as b
 };
 
 struct CheckSpec {
@@ -150,6 +153,8 @@ struct CheckSpec {
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
   std::vector<int> group_a, group_b;        // exclusive
   int axes = -1;                            // reduced_by_axes: the list operand
+  int64_t min = 1, max = 1, multiple_of = 1, partitions = 0;  // element_count
+  int64_t factor = 1;                       // elements_times
 
   bool operator==(const CheckSpec&) const = default;
 };

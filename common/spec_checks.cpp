@@ -29,6 +29,8 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"exclusive", CheckKind::exclusive},
       {"pattern_covers", CheckKind::pattern_covers},
       {"reduced_by_axes", CheckKind::reduced_by_axes},
+      {"element_count", CheckKind::element_count},
+      {"elements_times", CheckKind::elements_times},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -117,6 +119,20 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
+  if (cs.kind == CheckKind::element_count) {
+    // One tensor operand's size: "min"/"max" elements per partition, optional
+    // "multiple_of" and "partitions" (an exact partition count).
+    cs.a = operand_ref(c.at("operand"), ins);
+    const OperandKind kind = ins.operands[static_cast<std::size_t>(cs.a)].kind;
+    if (kind != OperandKind::tensor) c.at("operand").fail("element_count names a tensor operand");
+    constexpr int64_t kMost = int64_t{1} << 40;
+    cs.min = c.at("min").integer(1, kMost);
+    cs.max = c.at("max").integer(cs.min, kMost);
+    if (c.has("multiple_of")) cs.multiple_of = c.at("multiple_of").integer(1, kMost);
+    if (c.has("partitions")) cs.partitions = c.at("partitions").integer(1, 128);
+    return cs;
+  }
+
   Node ops = c.at("operands");
   if (ops.size() != 2) ops.fail("a check names exactly two operands");
   cs.a = operand_ref(ops.at(0), ins);
@@ -144,6 +160,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     if (p.kind != OperandKind::list || p.list_items.size() != 2 || p.list_items[1].name != "num" || p.list_items[1].min < 1)
       ops.at(0).fail("pattern_covers needs a list of [step, num] entries (num >= 1) first");
   }
+  if (cs.kind == CheckKind::elements_times) cs.factor = c.at("factor").integer(1, 1024);
   if (cs.kind == CheckKind::reduced_by_axes) {
     Node axes = c.at("axes");
     cs.axes = operand_ref(axes, ins);

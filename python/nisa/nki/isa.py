@@ -97,6 +97,20 @@ SIGNATURES = {
     "tensor_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("axis", _REQUIRED), ("negate", False),
                        ("keepdims", False)], None, ("dst",), ()),
 }
+# Issue 13, statistics and selection (docs/SEMANTICS.md S4.30-S4.35).
+SIGNATURES.update({
+    "bn_stats": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
+    "bn_aggr": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
+    "max8": ([("dst", None), ("src", _REQUIRED)], None, ("dst",), ()),
+    "nc_find_index8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED)], None, ("dst",), ()),
+    "nc_match_replace8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED), ("imm", _REQUIRED),
+                           ("dst_idx", None)], "data", ("dst", "dst_idx"), ()),
+    "sequence_bounds": ([("dst", None), ("segment_ids", _REQUIRED)], None, ("dst",), ()),
+})
+# The older return-value style's result of the instructions whose result is
+# [P, k] whatever their input's shape: (the input giving P, k, default dtype).
+RESULT_COLUMNS = {"bn_stats": ("data", 6, "float32"), "bn_aggr": ("data", 2, "float32"), "max8": ("src", 8, "float32"),
+                  "nc_find_index8": ("data", 8, "uint32")}
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
@@ -107,6 +121,7 @@ NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "dma_
                "scalar_tensor_tensor", "tensor_scalar_reduce", "core_barrier", "dma_compute", "quantize_mx", "sendrecv",
                "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
                "nc_match_replace8", "topk"]
+NOT_MODELED = [n for n in NOT_MODELED if n not in SIGNATURES]
 
 _LANGUAGE_OPS = {nl.max: "maximum", nl.min: "minimum", nl.sum: "add", nl.prod: "multiply"}
 
@@ -152,6 +167,9 @@ def _result_for(rec, mnemonic, like, bound, dtype):
         kept = [1 if d in axes else n for d, n in enumerate(data.shape)] if keepdims else \
             [n for d, n in enumerate(data.shape) if d not in axes]
         shape, base_dtype = tuple(kept) if len(kept) > 1 else (kept[0], 1), data.dtype
+    elif mnemonic in RESULT_COLUMNS and isinstance(bound.get(RESULT_COLUMNS[mnemonic][0]), NkiTensor):
+        source, columns, default_dtype = RESULT_COLUMNS[mnemonic]
+        shape, base_dtype = (bound[source].shape[0], columns), nl._dtype(default_dtype)
     elif like is not None and isinstance(bound.get(like), NkiTensor):
         shape, base_dtype = bound[like].shape, bound[like].dtype
     else:
