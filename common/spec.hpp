@@ -137,6 +137,8 @@ enum class CheckKind : uint8_t {
   element_count,         // a (one operand, "operand"): elements per partition in [min, max], a multiple of
                          // `multiple_of`, and (when `partitions` > 0) exactly that many partitions
   elements_times,        // a has `factor` times as many elements per partition as b
+  int_at_least_elements, // int a >= elements per partition of b
+  int_at_most_elements,  // int a <= `factor` * elements per partition of b
 };
 
 struct CheckSpec {
@@ -153,7 +155,7 @@ struct CheckSpec {
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
   std::vector<int> group_a, group_b;        // exclusive
   int axes = -1;                            // reduced_by_axes: the list operand
-  int64_t min = 1, max = 1, multiple_of = 1, partitions = 0;  // element_count
+  int64_t min = 1, max = 1, multiple_of = 1, partitions = 0, partitions_multiple_of = 1;  // element_count
   int64_t factor = 1;                       // elements_times
 
   bool operator==(const CheckSpec&) const = default;

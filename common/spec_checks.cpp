@@ -31,6 +31,8 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"reduced_by_axes", CheckKind::reduced_by_axes},
       {"element_count", CheckKind::element_count},
       {"elements_times", CheckKind::elements_times},
+      {"int_at_least_elements", CheckKind::int_at_least_elements},
+      {"int_at_most_elements", CheckKind::int_at_most_elements},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -130,6 +132,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     cs.max = c.at("max").integer(cs.min, kMost);
     if (c.has("multiple_of")) cs.multiple_of = c.at("multiple_of").integer(1, kMost);
     if (c.has("partitions")) cs.partitions = c.at("partitions").integer(1, 128);
+    if (c.has("partitions_multiple_of")) cs.partitions_multiple_of = c.at("partitions_multiple_of").integer(1, 128);
     return cs;
   }
 
@@ -160,7 +163,12 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     if (p.kind != OperandKind::list || p.list_items.size() != 2 || p.list_items[1].name != "num" || p.list_items[1].min < 1)
       ops.at(0).fail("pattern_covers needs a list of [step, num] entries (num >= 1) first");
   }
-  if (cs.kind == CheckKind::elements_times) cs.factor = c.at("factor").integer(1, 1024);
+  if (cs.kind == CheckKind::elements_times || cs.kind == CheckKind::int_at_most_elements) cs.factor = c.at("factor").integer(1, 1024);
+  if (cs.kind == CheckKind::int_at_least_elements || cs.kind == CheckKind::int_at_most_elements) {
+    if (ins.operands[static_cast<std::size_t>(cs.a)].kind != OperandKind::integer) ops.at(0).fail("needs an int operand first");
+    if (ins.operands[static_cast<std::size_t>(cs.b)].kind != OperandKind::tensor) ops.at(1).fail("needs a tensor operand second");
+    return cs;
+  }
   if (cs.kind == CheckKind::reduced_by_axes) {
     Node axes = c.at("axes");
     cs.axes = operand_ref(axes, ins);

@@ -173,3 +173,36 @@ TEST_CASE("bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_
     }
   }
 }
+
+// "topk" (S4.36): val_dst and idx_dst on partitions 32..63 (two 16-partition
+// groups), nothing else.
+TEST_CASE("topk writes only its val_dst and idx_dst views") {
+  TestMachine m;
+  const int32_t block = m.sbuf("block", Dtype::bf16, {128, 16});
+  const int32_t index = m.sbuf("index", Dtype::u32, {128, 8});
+  for (int p = 0; p < 128; ++p) {
+    for (int i = 0; i < 16; ++i) m.set<uint16_t>(block, p, i, static_cast<uint16_t>(0x3F80 + i));  // bf16 1.0, 1.0078, ...
+    for (int i = 0; i < 8; ++i) m.set<uint32_t>(index, p, i, 9000u + static_cast<uint32_t>(i));
+  }
+  auto cols = [&](int32_t t, int64_t first, int64_t count) {
+    Operand o = m.rows(t, 32, 32);
+    o.view.dims[1] = DimSlice{first, count, 1};
+    return o;
+  };
+  m.add("topk", {{"val_dst", cols(block, 1, 3)}, {"idx_dst", cols(index, 2, 3)}, {"src", cols(block, 8, 4)}, {"n", integer(50)}});
+  m.run();
+  for (int p = 0; p < 128; ++p) {
+    CAPTURE(p);
+    const bool in_lanes = p >= 32 && p < 64;
+    for (int i = 0; i < 16; ++i)
+      if (!(in_lanes && i >= 1 && i < 4)) {
+        CAPTURE(i);
+        CHECK(m.get<uint16_t>(block, p, i) == 0x3F80 + i);
+      }
+    for (int i = 0; i < 8; ++i)
+      if (!(in_lanes && i >= 2 && i < 5)) {
+        CAPTURE(i);
+        CHECK(m.get<uint32_t>(index, p, i) == 9000u + static_cast<uint32_t>(i));
+      }
+  }
+}

@@ -580,3 +580,19 @@ def emit_sequence_bounds(b):
     dst = b.tile(b.pick(["f32", "i32"]), 0, 1, [2, n], "sbuf")
     b.instr("sequence_bounds", dst=dst, segment_ids=ids)
     b.store(dst)
+
+
+def emit_topk(b):
+    """Groups of 16 partitions, each a snake of n bf16 values (ties from a small grid at times)."""
+    groups = int(b.rng.integers(1, 3))
+    s, c = b.pick([0, 32, 64, 96]) if groups == 1 else b.pick([0, 64]), 16 * groups
+    n = int(b.rng.integers(8, 160))
+    columns = -(-n // 16) + int(b.rng.integers(0, 3))
+    src = b.tile("bf16", s, c, [columns], "sbuf")
+    b.load(src, selection_data(b, "bf16", c, columns))
+    k = int(b.rng.integers(1, min(n, 40) + 1))
+    val_dst = b.tile("bf16", s, c, [k], "sbuf")
+    idx_dst = b.tile("u32", s, c, [k], "sbuf")
+    b.instr("topk", val_dst=val_dst, idx_dst=idx_dst, src=src, n=n)
+    b.store(val_dst)
+    b.store(idx_dst)

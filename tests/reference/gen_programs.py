@@ -23,7 +23,7 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
 from gen_instructions import (emit_bn_aggr, emit_bn_stats, emit_max8, emit_nc_find_index8,  # noqa: E402
-                              emit_nc_match_replace8, emit_sequence_bounds)
+                              emit_nc_match_replace8, emit_sequence_bounds, emit_topk)
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -253,7 +253,7 @@ BLOCKS = [  # (block, weight, needs)
 ]
 BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
     (emit_bn_stats, 0.5, None), (emit_bn_aggr, 0.5, None), (emit_max8, 0.5, None), (emit_nc_find_index8, 0.5, None),
-    (emit_nc_match_replace8, 0.5, None), (emit_sequence_bounds, 0.4, None),
+    (emit_nc_match_replace8, 0.5, None), (emit_sequence_bounds, 0.4, None), (emit_topk, 0.4, None),
 ]
 
 

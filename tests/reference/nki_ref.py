@@ -612,7 +612,24 @@ def sequence_bounds(m, o):
         m.write_raw(dst, ref_dtypes.encode_int("i32", bounds))
 
 
-SEMANTICS.update({f.__name__: f for f in (bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_bounds)})
+def topk(m, o):
+    """S4.36: per 16-partition group, the K largest of the n-element snake (element e at
+    partition e % 16, column e // 16), ascending, on every partition of the group."""
+    src = m.read(o["src"])
+    n, k = o["n"], m.read_raw(o["val_dst"], check=False).shape[1]
+    values = np.zeros((src.shape[0], k), dtype=F32)
+    index = np.zeros((src.shape[0], k), dtype=np.int64)
+    for g in range(src.shape[0] // 16):
+        snake = src[16 * g:16 * (g + 1)].T.reshape(-1)[:n]
+        ascending = _ranked(snake)[:k][::-1]
+        values[16 * g:16 * (g + 1)] = snake[ascending]
+        index[16 * g:16 * (g + 1)] = ascending
+    m.write(o["val_dst"], values)
+    m.write_raw(o["idx_dst"], ref_dtypes.encode_int("u32", index))
+
+
+SEMANTICS.update({f.__name__: f for f in (bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_bounds,
+                                          topk)})
 
 
 def run_program(text, inputs):

@@ -106,6 +106,8 @@ SIGNATURES.update({
     "nc_match_replace8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED), ("imm", _REQUIRED),
                            ("dst_idx", None)], "data", ("dst", "dst_idx"), ()),
     "sequence_bounds": ([("dst", None), ("segment_ids", _REQUIRED)], None, ("dst",), ()),
+    "topk": ([("val_dst", _REQUIRED), ("idx_dst", _REQUIRED), ("src", _REQUIRED), ("n", _REQUIRED)], None,
+             ("val_dst", "idx_dst"), ()),
 })
 # The older return-value style's result of the instructions whose result is
 # [P, k] whatever their input's shape: (the input giving P, k, default dtype).
@@ -202,12 +204,12 @@ def _make_instruction(mnemonic):
                     raise rec.error(f"nisa.{mnemonic} needs '{key}'")
                 bound[key] = default
         returned = None
-        if bound["dst"] is None:
+        if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
         rec.emit(mnemonic, record, writes)
-        return returned if returned is not None else bound["dst"]
+        return returned if returned is not None else bound.get("dst")
 
     instruction.__name__ = mnemonic
     instruction.__qualname__ = mnemonic

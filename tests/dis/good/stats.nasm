@@ -22,3 +22,8 @@ nc_match_replace8 dst=y, data=x, vals=m8, imm=-inf
 nc_match_replace8 dst=x, data=x, vals=m8, imm=0.5, dst_idx=j8
 sequence_bounds dst=bnd, segment_ids=ids
 sequence_bounds dst=fbd, segment_ids=fid
+; topk (S4.36): a 16-partition snake of 42 bf16 elements, K = 8 (NKI's example)
+.sbuf snake bf16 [32, 3]
+.sbuf kv    bf16 [32, 8]
+.sbuf ki    u32 [32, 8]
+topk val_dst=kv, idx_dst=ki, src=snake, n=42
