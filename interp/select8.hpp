@@ -22,16 +22,29 @@ inline bool ranks_above(float a, float b) {
 // (so max8's NaN results are found again).
 inline bool same_value(float a, float b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
-// The first index of values[0..n) equal to `v` that is not among taken[0..k),
-// or -1.
-inline int64_t first_free_match(const float* values, int64_t n, float v, const int64_t* taken, int k) {
-  for (int64_t i = 0; i < n; ++i) {
-    if (!same_value(values[i], v)) continue;
-    bool used = false;
-    for (int j = 0; j < k; ++j) used = used || taken[j] == i;
-    if (!used) return i;
+// Taking the 8 vals in the order `order` lists them, each gets the first
+// position of values[0..n) equal to it that an earlier val did not take
+// (position[j], or -1). Done in one pass over values: position i goes to the
+// first val, in that order, that equals it and has no position yet; this
+// pairs the k-th occurrence of a value with the k-th val equal to it, which
+// is what taking the vals one after another gives.
+inline void pair_matches(const float* values, int64_t n, const float* vals, const int* order, int64_t* position) {
+  int open[kSelect8];  // the vals without a position yet, in `order`
+  int open_count = kSelect8;
+  for (int t = 0; t < kSelect8; ++t) {
+    open[t] = order[t];
+    position[t] = -1;
   }
-  return -1;
+  for (int64_t i = 0; i < n && open_count > 0; ++i) {
+    const float x = values[i];
+    for (int t = 0; t < open_count; ++t) {
+      if (!same_value(x, vals[open[t]])) continue;
+      position[open[t]] = i;
+      for (int u = t; u + 1 < open_count; ++u) open[u] = open[u + 1];
+      --open_count;
+      break;
+    }
+  }
 }
 
 }  // namespace nisa

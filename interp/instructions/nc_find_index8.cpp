@@ -24,14 +24,11 @@ void run(const Step& s, Machine&) {
   for (int64_t p = 0; p < s.partitions; ++p) {
     load_partition(data, p, values);
     load_partition(vals, p, wanted);
-    int64_t taken[kSelect8];
-    int k = 0;
+    static constexpr int kInOrder[kSelect8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    int64_t position[kSelect8];
+    pair_matches(values, data.elements, wanted, kInOrder, position);
     uint32_t index[kSelect8];
-    for (int j = 0; j < kSelect8; ++j) {
-      const int64_t i = first_free_match(values, data.elements, wanted[j], taken, k);
-      index[j] = i < 0 ? kNotFound : static_cast<uint32_t>(i);
-      if (i >= 0) taken[k++] = i;
-    }
+    for (int j = 0; j < kSelect8; ++j) index[j] = position[j] < 0 ? kNotFound : static_cast<uint32_t>(position[j]);
     store_partition_bits(*s.dst, p, index);
   }
 }

@@ -26,15 +26,14 @@ void run(const Step& s, Machine&) {
   for (int64_t p = 0; p < s.partitions; ++p) {
     load_partition(data, p, values);
     load_partition(vals, p, wanted);
-    int64_t taken[kSelect8];
-    int found = 0;
+    static constexpr int kReversed[kSelect8] = {7, 6, 5, 4, 3, 2, 1, 0};  // NKI's order
+    int64_t position[kSelect8];
+    pair_matches(values, data.elements, wanted, kReversed, position);
     uint32_t index[kSelect8];
-    for (int j = kSelect8 - 1; j >= 0; --j) {
-      const int64_t i = first_free_match(values, data.elements, wanted[j], taken, found);
-      index[j] = i < 0 ? kNotFound : static_cast<uint32_t>(i);
-      if (i >= 0) taken[found++] = i;
+    for (int j = 0; j < kSelect8; ++j) {
+      index[j] = position[j] < 0 ? kNotFound : static_cast<uint32_t>(position[j]);
+      if (position[j] >= 0) values[position[j]] = k.imm;
     }
-    for (int j = 0; j < found; ++j) values[taken[j]] = k.imm;
     store_partition(*s.dst, p, values);
     if (s.reduce_res != nullptr) store_partition_bits(*s.reduce_res, p, index);
   }
