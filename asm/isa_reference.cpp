@@ -157,6 +157,19 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       }
       return s;
     }
+    case CheckKind::element_count: {
+      std::string s = cat(a, " has ", c.min == c.max ? number_text(static_cast<double>(c.min)) : cat(number_text(static_cast<double>(c.min)), " to ", number_text(static_cast<double>(c.max))),
+                          " elements per partition");
+      if (c.multiple_of > 1) s += cat(", a multiple of ", number_text(static_cast<double>(c.multiple_of)));
+      if (c.partitions_multiple_of > 1) s += cat(", on a multiple of ", number_text(static_cast<double>(c.partitions_multiple_of)), " partitions");
+      if (c.partitions > 0) s += cat(", on exactly ", number_text(static_cast<double>(c.partitions)), c.partitions == 1 ? " partition" : " partitions");
+      return s;
+    }
+    case CheckKind::int_at_least_elements: return cat(a, " >= the elements per partition of ", b);
+    case CheckKind::int_at_most_elements:
+      return cat(a, " <= ", number_text(static_cast<double>(c.factor)), " x the elements per partition of ", b);
+    case CheckKind::elements_times:
+      return cat(a, " has ", number_text(static_cast<double>(c.factor)), " times as many elements per partition as ", b);
     case CheckKind::index_below:
       return cat("|", a, " + i| < ", number_text(static_cast<double>(c.limit)), " for every free index i of ", b);
     case CheckKind::op_class: {

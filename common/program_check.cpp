@@ -573,6 +573,39 @@ struct InstructionChecker {
         return;
       case CheckKind::matmul: return check_matmul(c);
       case CheckKind::op_class: return;  // check_op_class
+      case CheckKind::element_count: {
+        if (!ta) return;  // an absent optional tile
+        const TensorView& v = operand(a).view;
+        const int64_t n = view_elements_per_partition(v);
+        if (view_partitions(v) % c.partitions_multiple_of != 0)
+          return fail(a, quoted(key(a)) + " must cover a multiple of " + std::to_string(c.partitions_multiple_of) + " partitions, got " + shape_text(v));
+        if (c.partitions > 0 && view_partitions(v) != c.partitions)
+          return fail(a, quoted(key(a)) + " must cover exactly " + std::to_string(c.partitions) + " partition" + (c.partitions == 1 ? "" : "s") +
+                             ", got " + shape_text(v));
+        if (n < c.min || n > c.max || n % c.multiple_of != 0) {
+          std::string want = c.min == c.max ? std::to_string(c.min) : std::to_string(c.min) + " to " + std::to_string(c.max);
+          if (c.multiple_of > 1) want += ", a multiple of " + std::to_string(c.multiple_of) + ",";
+          fail(a, quoted(key(a)) + " must have " + want + " element" + (c.max == 1 ? "" : "s") + " per partition, got " + std::to_string(n) + " (" +
+                      shape_text(v) + ")");
+        }
+        return;
+      }
+      case CheckKind::int_at_least_elements:
+      case CheckKind::int_at_most_elements: {
+        if (operand(a).state != OperandState::integer || !tb) return;
+        const int64_t n = operand(a).integer, e = view_elements_per_partition(operand(b).view);
+        if (c.kind == CheckKind::int_at_least_elements && n < e)
+          fail(a, quoted(key(a)) + " = " + std::to_string(n) + " is less than the " + std::to_string(e) + " elements per partition of " + quoted(key(b)));
+        if (c.kind == CheckKind::int_at_most_elements && n > c.factor * e)
+          fail(a, quoted(key(a)) + " = " + std::to_string(n) + " is more than " + std::to_string(c.factor) + " x the " + std::to_string(e) +
+                      " elements per partition of " + quoted(key(b)));
+        return;
+      }
+      case CheckKind::elements_times:
+        if (ta && tb && view_elements_per_partition(operand(a).view) != c.factor * view_elements_per_partition(operand(b).view))
+          fail(a, quoted(key(a)) + " must have " + std::to_string(c.factor) + " times the elements per partition of " + quoted(key(b)) + " (" +
+                      std::to_string(c.factor * view_elements_per_partition(operand(b).view)) + "), got " + shape_text(operand(a).view));
+        return;
       case CheckKind::index_below: {
         if (operand(a).state != OperandState::integer || !tb) return;
         // |a + i| over i = 0..n-1 is largest at one of the two ends.

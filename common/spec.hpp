@@ -142,6 +142,11 @@ enum class CheckKind : uint8_t {
   matmul,                // group_a = dst, stationary, moving, tile_position, tile_size, perf_mode, is_transpose:
                          // NKI 0.6 nc_matmul's shape, tiling, PSUM and dtype rules (program_check.cpp)
   partition_reduced,     // a is [1, ...] with b's elements per partition (b reduced across its partitions)
+  element_count,         // a (one operand, "operand"): elements per partition in [min, max], a multiple of
+                         // `multiple_of`, and (when `partitions` > 0) exactly that many partitions
+  elements_times,        // a has `factor` times as many elements per partition as b
+  int_at_least_elements, // int a >= elements per partition of b
+  int_at_most_elements,  // int a <= `factor` * elements per partition of b
 };
 
 struct CheckSpec {
@@ -159,6 +164,8 @@ struct CheckSpec {
   std::vector<int> group_a, group_b;        // exclusive
   int axes = -1;                            // reduced_by_axes: the list operand
   bool memory_given = false;                // on_engine: `memory` applies
+  int64_t min = 1, max = 1, multiple_of = 1, partitions = 0, partitions_multiple_of = 1;  // element_count
+  int64_t factor = 1;                       // elements_times
 
   bool operator==(const CheckSpec&) const = default;
 };

@@ -34,6 +34,10 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"transpose_of", CheckKind::transpose_of},
       {"matmul", CheckKind::matmul},
       {"partition_reduced", CheckKind::partition_reduced},
+      {"element_count", CheckKind::element_count},
+      {"elements_times", CheckKind::elements_times},
+      {"int_at_least_elements", CheckKind::int_at_least_elements},
+      {"int_at_most_elements", CheckKind::int_at_most_elements},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -168,6 +172,21 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
+  if (cs.kind == CheckKind::element_count) {
+    // One tensor operand's size: "min"/"max" elements per partition, optional
+    // "multiple_of" and "partitions" (an exact partition count).
+    cs.a = operand_ref(c.at("operand"), ins);
+    const OperandKind kind = ins.operands[static_cast<std::size_t>(cs.a)].kind;
+    if (kind != OperandKind::tensor) c.at("operand").fail("element_count names a tensor operand");
+    constexpr int64_t kMost = int64_t{1} << 40;
+    cs.min = c.at("min").integer(1, kMost);
+    cs.max = c.at("max").integer(cs.min, kMost);
+    if (c.has("multiple_of")) cs.multiple_of = c.at("multiple_of").integer(1, kMost);
+    if (c.has("partitions")) cs.partitions = c.at("partitions").integer(1, 128);
+    if (c.has("partitions_multiple_of")) cs.partitions_multiple_of = c.at("partitions_multiple_of").integer(1, 128);
+    return cs;
+  }
+
   Node ops = c.at("operands");
   if (ops.size() != 2) ops.fail("a check names exactly two operands");
   cs.a = operand_ref(ops.at(0), ins);
@@ -194,6 +213,12 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     const OperandSpec& p = ins.operands[static_cast<std::size_t>(cs.a)];
     if (p.kind != OperandKind::list || p.list_items.size() != 2 || p.list_items[1].name != "num" || p.list_items[1].min < 1)
       ops.at(0).fail("pattern_covers needs a list of [step, num] entries (num >= 1) first");
+  }
+  if (cs.kind == CheckKind::elements_times || cs.kind == CheckKind::int_at_most_elements) cs.factor = c.at("factor").integer(1, 1024);
+  if (cs.kind == CheckKind::int_at_least_elements || cs.kind == CheckKind::int_at_most_elements) {
+    if (ins.operands[static_cast<std::size_t>(cs.a)].kind != OperandKind::integer) ops.at(0).fail("needs an int operand first");
+    if (ins.operands[static_cast<std::size_t>(cs.b)].kind != OperandKind::tensor) ops.at(1).fail("needs a tensor operand second");
+    return cs;
   }
   if (cs.kind == CheckKind::reduced_by_axes) {
     Node axes = c.at("axes");

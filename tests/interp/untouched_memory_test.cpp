@@ -198,3 +198,91 @@ TEST_CASE("nc_matmul and nc_transpose write only their dst view") {
     }
   }
 }
+// Statistics and selection (S4.30-S4.35): each writes exactly its dst columns
+// (and nc_match_replace8's dst_idx), on its partitions; a float block and an
+// index block hold every operand, on partitions 32..63 (sequence_bounds: 32).
+TEST_CASE("bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_bounds write only their dst views") {
+  struct Case {
+    std::string name;
+    int64_t partitions;                   // from 32
+    int64_t dst_first, dst_count;         // written columns of the float block
+    int64_t idx_first, idx_count;         // written columns of the index block
+  };
+  const std::vector<Case> cases = {
+      {"bn_stats", 32, 2, 6, 0, 0},          {"bn_aggr", 32, 2, 2, 0, 0},
+      {"max8", 32, 2, 8, 0, 0},              {"nc_find_index8", 32, 0, 0, 4, 8},
+      {"nc_match_replace8", 32, 5, 10, 4, 8}, {"sequence_bounds", 1, 0, 20, 0, 0},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    TestMachine m;
+    const int32_t block = m.sbuf("block", Dtype::f32, {128, 40});
+    const int32_t index = m.sbuf("index", Dtype::u32, {128, 16});
+    for (int p = 0; p < 128; ++p) {
+      for (int i = 0; i < 40; ++i) m.set<float>(block, p, i, 0.5f + static_cast<float>(i));
+      for (int i = 0; i < 16; ++i) m.set<uint32_t>(index, p, i, 7000u + static_cast<uint32_t>(i));
+    }
+    auto cols = [&](int32_t t, int64_t first, int64_t count) {
+      Operand o = m.rows(t, 32, c.partitions);
+      o.view.dims[1] = DimSlice{first, count, 1};
+      return o;
+    };
+    if (c.name == "bn_stats") m.add("bn_stats", {{"dst", cols(block, 2, 6)}, {"data", cols(block, 10, 20)}});
+    if (c.name == "bn_aggr") m.add("bn_aggr", {{"dst", cols(block, 2, 2)}, {"data", cols(block, 10, 12)}});
+    if (c.name == "max8") m.add("max8", {{"dst", cols(block, 2, 8)}, {"src", cols(block, 10, 30)}});
+    if (c.name == "nc_find_index8")
+      m.add("nc_find_index8", {{"dst", cols(index, 4, 8)}, {"data", cols(block, 10, 30)}, {"vals", cols(block, 0, 8)}});
+    if (c.name == "nc_match_replace8")
+      m.add("nc_match_replace8", {{"dst", cols(block, 5, 10)}, {"data", cols(block, 20, 10)}, {"vals", cols(block, 30, 8)},
+                                  {"imm", number(-1)}, {"dst_idx", cols(index, 4, 8)}});
+    if (c.name == "sequence_bounds") m.add("sequence_bounds", {{"dst", cols(block, 0, 20)}, {"segment_ids", cols(block, 20, 10)}});
+    m.run();
+    for (int p = 0; p < 128; ++p) {
+      CAPTURE(p);
+      const bool in_lanes = p >= 32 && p < 32 + c.partitions;
+      for (int i = 0; i < 40; ++i)
+        if (!(in_lanes && i >= c.dst_first && i < c.dst_first + c.dst_count)) {
+          CAPTURE(i);
+          CHECK(m.get<float>(block, p, i) == 0.5f + static_cast<float>(i));
+        }
+      for (int i = 0; i < 16; ++i)
+        if (!(in_lanes && i >= c.idx_first && i < c.idx_first + c.idx_count)) {
+          CAPTURE(i);
+          CHECK(m.get<uint32_t>(index, p, i) == 7000u + static_cast<uint32_t>(i));
+        }
+    }
+  }
+}
+
+// "topk" (S4.36): val_dst and idx_dst on partitions 32..63 (two 16-partition
+// groups), nothing else.
+TEST_CASE("topk writes only its val_dst and idx_dst views") {
+  TestMachine m;
+  const int32_t block = m.sbuf("block", Dtype::bf16, {128, 16});
+  const int32_t index = m.sbuf("index", Dtype::u32, {128, 8});
+  for (int p = 0; p < 128; ++p) {
+    for (int i = 0; i < 16; ++i) m.set<uint16_t>(block, p, i, static_cast<uint16_t>(0x3F80 + i));  // bf16 1.0, 1.0078, ...
+    for (int i = 0; i < 8; ++i) m.set<uint32_t>(index, p, i, 9000u + static_cast<uint32_t>(i));
+  }
+  auto cols = [&](int32_t t, int64_t first, int64_t count) {
+    Operand o = m.rows(t, 32, 32);
+    o.view.dims[1] = DimSlice{first, count, 1};
+    return o;
+  };
+  m.add("topk", {{"val_dst", cols(block, 1, 3)}, {"idx_dst", cols(index, 2, 3)}, {"src", cols(block, 8, 4)}, {"n", integer(50)}});
+  m.run();
+  for (int p = 0; p < 128; ++p) {
+    CAPTURE(p);
+    const bool in_lanes = p >= 32 && p < 64;
+    for (int i = 0; i < 16; ++i)
+      if (!(in_lanes && i >= 1 && i < 4)) {
+        CAPTURE(i);
+        CHECK(m.get<uint16_t>(block, p, i) == 0x3F80 + i);
+      }
+    for (int i = 0; i < 8; ++i)
+      if (!(in_lanes && i >= 2 && i < 5)) {
+        CAPTURE(i);
+        CHECK(m.get<uint32_t>(index, p, i) == 9000u + static_cast<uint32_t>(i));
+      }
+  }
+}

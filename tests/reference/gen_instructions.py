@@ -548,3 +548,128 @@ def emit_nc_transpose(b):
         return
     b.instr("nc_transpose", dst=dst, data=data, engine=b.pick(["vector"] if vector else [None, "unknown", "tensor"]))
     b.store(dst)
+# ---- issue 13, statistics and selection (SEMANTICS.md S4.30-S4.35) ----
+
+def emit_bn_stats(b):
+    s, c = b.lanes()
+    free = b.free_shape(200)
+    n = int(np.prod(free))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.2)))
+    dst = b.tile(float_dtype(b), s, c, [6], compute_mem(b))
+    b.instr("bn_stats", dst=dst, data=data)
+    b.store(dst)
+
+
+def emit_bn_aggr(b):
+    """Triples either from bn_stats instructions or loaded at random (counts 0 included)."""
+    s, c = b.lanes()
+    k = int(b.rng.integers(1, 6))
+    if b.chance(0.5):
+        stats = b.tile("f32", s, c, [3 * k], compute_mem(b))
+        counts = b.rng.integers(0, 300, size=(c, k)) * (b.rng.random((c, k)) > 0.2)
+        values = np.stack([counts.astype(np.float64), b.values("f32", (c, k), -4, 4), b.values("f32", (c, k), 0, 100)], axis=2)
+        b.load(stats, values.reshape(c, 3 * k))
+    else:  # NKI's pattern: several bn_stats into slices of one tile
+        name = b.fresh("t")
+        b.decls.append(f".sbuf {name} f32 [128, {6 * k}]")
+        for j in range(k):
+            n = int(b.rng.integers(1, 65))
+            data = b.tile("f32", s, c, [n], "sbuf")
+            b.load(data, b.values("f32", (c, n), -8, 8))
+            b.instr("bn_stats", dst=f"{name}[{s}:{s + c}, {6 * j}:{6 * j + 6}]", data=data)
+        stats = f"{name}[{s}:{s + c}]"
+    dst = b.tile(float_dtype(b), s, c, [2], compute_mem(b))
+    b.instr("bn_aggr", dst=dst, data=stats)
+    b.store(dst)
+
+
+def selection_data(b, dtype, c, n):
+    """Values with ties (a small integer grid at times) and, at times, specials."""
+    if b.chance(0.4):
+        return b.values(dtype, (c, n), -3, 3, irange=(-3, 3)).round()
+    return b.values(dtype, (c, n), -8, 8, specials=b.chance(0.3))
+
+
+def emit_max8(b):
+    s, c = b.lanes()
+    free = b.free_shape(200)
+    n = max(8, int(np.prod(free)))
+    free = free if int(np.prod(free)) == n else [n]
+    sdt = any_dtype(b)
+    src = b.tile(sdt, s, c, free, compute_mem(b))
+    b.load(src, selection_data(b, sdt, c, n))
+    dst = b.tile(any_dtype(b) if b.chance(0.3) else sdt, s, c, [8], compute_mem(b))
+    b.instr("max8", dst=dst, src=src)
+    b.store(dst)
+
+
+def selection_operands(b):
+    """(lanes, data tile, vals tile) with vals drawn mostly from data (duplicates, misses)."""
+    s, c = b.lanes()
+    free = b.free_shape(120)
+    n = max(8, int(np.prod(free)))
+    free = free if int(np.prod(free)) == n else [n]
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    stored = b.load(data, selection_data(b, ddt, c, n))
+    pick = b.rng.integers(0, n, size=(c, 8))
+    vals_values = np.take_along_axis(np.asarray(stored, dtype=np.float64).reshape(c, n), pick, axis=1)
+    miss = b.rng.random((c, 8)) < 0.15
+    vals_values = np.where(miss, b.values(ddt, (c, 8), -8, 8), vals_values)
+    vals = b.tile(ddt if b.chance(0.8) else any_dtype(b), s, c, [8], compute_mem(b))
+    b.load(vals, vals_values)
+    return s, c, data, vals
+
+
+def emit_nc_find_index8(b):
+    s, c, data, vals = selection_operands(b)
+    dst = b.tile(b.pick(["u32", "u16"]), s, c, [8], compute_mem(b))
+    b.instr("nc_find_index8", dst=dst, data=data, vals=vals)
+    b.store(dst)
+
+
+def emit_nc_match_replace8(b):
+    s, c, data, vals = selection_operands(b)
+    imm = b.pick([float("-inf"), 0.0, -1.5, float(b.values("f32", (1,), -100, 100)[0])])
+    ops = {"imm": imm}
+    if b.chance(0.2):
+        dst = data  # NKI's in-place form
+    else:
+        dst = b.tile(b.pick(["f32", data.dtype, float_dtype(b)]), s, c, data.free, compute_mem(b))
+    if b.chance(0.7):
+        ops["dst_idx"] = b.tile(b.pick(["u32", "u16"]), s, c, [8], compute_mem(b))
+    b.instr("nc_match_replace8", dst=dst, data=data, vals=vals, **ops)
+    b.store(dst)
+    if "dst_idx" in ops:
+        b.store(ops["dst_idx"])
+
+
+def emit_sequence_bounds(b):
+    n = int(b.rng.integers(1, 200))
+    idt = b.pick(["f32", "i32"])
+    ids = b.tile(idt, 0, 1, [n], "sbuf")
+    segments = np.sort(b.rng.integers(0, max(2, n // 3), size=n))
+    if b.chance(0.5):  # unsorted IDs, padding in between
+        segments = b.rng.integers(0, 4, size=n)
+    b.load(ids, segments.reshape(1, n).astype(np.float64))
+    dst = b.tile(b.pick(["f32", "i32"]), 0, 1, [2, n], "sbuf")
+    b.instr("sequence_bounds", dst=dst, segment_ids=ids)
+    b.store(dst)
+
+
+def emit_topk(b):
+    """Groups of 16 partitions, each a snake of n bf16 values (ties from a small grid at times)."""
+    groups = int(b.rng.integers(1, 3))
+    s, c = b.pick([0, 32, 64, 96]) if groups == 1 else b.pick([0, 64]), 16 * groups
+    n = int(b.rng.integers(8, 160))
+    columns = -(-n // 16) + int(b.rng.integers(0, 3))
+    src = b.tile("bf16", s, c, [columns], "sbuf")
+    b.load(src, selection_data(b, "bf16", c, columns))
+    k = int(b.rng.integers(1, min(n, 40) + 1))
+    val_dst = b.tile("bf16", s, c, [k], "sbuf")
+    idx_dst = b.tile("u32", s, c, [k], "sbuf")
+    b.instr("topk", val_dst=val_dst, idx_dst=idx_dst, src=src, n=n)
+    b.store(val_dst)
+    b.store(idx_dst)

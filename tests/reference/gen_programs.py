@@ -24,6 +24,8 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
 from gen_instructions import emit_nc_matmul, emit_nc_transpose, emit_tensor_copy  # noqa: E402
 from gen_vecops import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
+from gen_instructions import (emit_bn_aggr, emit_bn_stats, emit_max8, emit_nc_find_index8,  # noqa: E402
+                              emit_nc_match_replace8, emit_sequence_bounds, emit_topk)
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -252,6 +254,10 @@ BLOCKS = [  # (block, weight, needs)
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
     (emit_tensor_copy, 1.0, None), (emit_nc_matmul, 1.0, None), (emit_nc_transpose, 0.8, None),  # issue 13: Tensor Engine
 ] + VECOPS_BLOCKS
+BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
+    (emit_bn_stats, 0.5, None), (emit_bn_aggr, 0.5, None), (emit_max8, 0.5, None), (emit_nc_find_index8, 0.5, None),
+    (emit_nc_match_replace8, 0.5, None), (emit_sequence_bounds, 0.4, None), (emit_topk, 0.4, None),
+]
 
 
 def generate(seed):

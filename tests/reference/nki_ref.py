@@ -749,6 +749,153 @@ SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count,
                                      tensor_tensor, tensor_reduce, tensor_copy, nc_matmul, nc_transpose) + VECOPS}
 
 
+# ---- issue 13, statistics and selection (SEMANTICS.md S4.30-S4.35) ----
+
+def _fold_add(columns):
+    """Left-to-right float32 sum of the columns of [P, k] (k >= 1), starting from column 0."""
+    acc = columns[:, 0].astype(F32)
+    for i in range(1, columns.shape[1]):
+        acc = (acc + columns[:, i]).astype(F32)
+    return acc
+
+
+def _half_statistics(x):
+    """(count, mean, variance * count) of [P, k] in float32, two passes (S4.30); k = 0 gives zeros."""
+    p, k = x.shape
+    if k == 0:
+        return [np.zeros(p, dtype=F32)] * 3
+    count = F32(k)
+    with np.errstate(all="ignore"):
+        mean = (_fold_add(x) / count).astype(F32)
+        d = (x - mean[:, None]).astype(F32)
+        m2 = _fold_add((d * d).astype(F32))
+    return [np.full(p, count, dtype=F32), mean, m2]
+
+
+def bn_stats(m, o):
+    """S4.30: statistics of the even-indexed, then the odd-indexed free elements."""
+    x = m.read(o["data"])
+    m.write(o["dst"], np.stack(_half_statistics(x[:, 0::2]) + _half_statistics(x[:, 1::2]), axis=1))
+
+
+def bn_aggr(m, o):
+    """S4.31: Chan's pairwise combination of (count, mean, m2) triples, left to right in float32."""
+    data = m.read(o["data"])
+    out = np.zeros((data.shape[0], 2), dtype=F32)
+    with np.errstate(all="ignore"):
+        for p in range(data.shape[0]):
+            n = mean = m2 = F32(0)
+            for t in range(0, data.shape[1], 3):
+                nb, mb, m2b = (F32(v) for v in data[p, t:t + 3])
+                if nb == 0:
+                    continue
+                if n == 0:
+                    n, mean, m2 = nb, mb, m2b
+                    continue
+                total = F32(n + nb)
+                delta = F32(mb - mean)
+                w = F32(nb / total)
+                mean = F32(mean + F32(delta * w))
+                m2 = F32(F32(m2 + m2b) + F32(F32(delta * delta) * F32(n * w)))
+                n = total
+            out[p] = (mean, F32(0) if n == 0 else F32(m2 / n))
+    m.write(o["dst"], out)
+
+
+def _ranked(row):
+    """Indices of row in max8's order: NaN first, then descending; ties in order of occurrence."""
+    return sorted(range(len(row)), key=lambda i: (0 if np.isnan(row[i]) else 1, -float(row[i])))
+
+
+def max8(m, o):
+    """S4.32: the 8 largest per partition, descending (NaN largest)."""
+    x = m.read(o["src"])
+    m.write(o["dst"], np.array([[row[i] for i in _ranked(row)[:8]] for row in x], dtype=F32))
+
+
+def _same(a, b):
+    return a == b or (np.isnan(a) and np.isnan(b))
+
+
+def _match8(row, vals, order):
+    """{j: index}: for j in `order`, the first index of row equal to vals[j] not yet taken."""
+    taken, found = set(), {}
+    for j in order:
+        for i, v in enumerate(row):
+            if i not in taken and _same(v, vals[j]):
+                taken.add(i)
+                found[j] = i
+                break
+    return found
+
+
+def _write_indices(m, dst, found_rows):
+    sentinel = 0xFFFF if m.dtype(dst) == "u16" else 0xFFFFFFFF  # all ones
+    idx = np.array([[f.get(j, sentinel) for j in range(8)] for f in found_rows], dtype=np.int64)
+    m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), idx))
+
+
+def nc_find_index8(m, o):
+    """S4.33: vals in order 0..7, each to the first untaken equal element of data."""
+    data, vals = m.read(o["data"]), m.read(o["vals"])
+    _write_indices(m, o["dst"], [_match8(data[p], vals[p], range(8)) for p in range(data.shape[0])])
+
+
+def nc_match_replace8(m, o):
+    """S4.34: vals in order 7..0, each to the first untaken equal element, replaced by imm."""
+    data, vals = m.read(o["data"]), m.read(o["vals"])
+    found = [_match8(data[p], vals[p], range(7, -1, -1)) for p in range(data.shape[0])]
+    out = data.copy()
+    for p, f in enumerate(found):
+        for i in f.values():
+            out[p, i] = F32(o["imm"])
+    m.write(o["dst"], out)
+    if o.get("dst_idx") is not None:
+        _write_indices(m, o["dst_idx"], found)
+
+
+def sequence_bounds(m, o):
+    """S4.35: NKI's unit-test golden formula (compute_sequence_bounds) on one partition."""
+    ids_view, dst = o["segment_ids"], o["dst"]
+    if m.dtype(ids_view) == "f32":
+        seq = m.read(ids_view)[0]
+    else:
+        seq = ref_dtypes.decode_exact("i32", m.read_raw(ids_view))[0].astype(np.int64)
+    n = len(seq)
+    lo, hi = [0] * n, [0] * n
+    lo[0] = 0 if seq[0] != 0 else n
+    for i in range(1, n):
+        lo[i] = n if seq[i] == 0 else lo[i - 1] if seq[i] == seq[i - 1] else i
+    hi[-1] = n if seq[-1] != 0 else -1
+    for i in range(n - 2, -1, -1):
+        hi[i] = -1 if seq[i] == 0 else hi[i + 1] if seq[i] == seq[i + 1] else i + 1
+    bounds = np.array([lo + hi])
+    if m.dtype(dst) == "f32":
+        m.write(dst, bounds.astype(F32))
+    else:
+        m.write_raw(dst, ref_dtypes.encode_int("i32", bounds))
+
+
+def topk(m, o):
+    """S4.36: per 16-partition group, the K largest of the n-element snake (element e at
+    partition e % 16, column e // 16), ascending, on every partition of the group."""
+    src = m.read(o["src"])
+    n, k = o["n"], m.read_raw(o["val_dst"], check=False).shape[1]
+    values = np.zeros((src.shape[0], k), dtype=F32)
+    index = np.zeros((src.shape[0], k), dtype=np.int64)
+    for g in range(src.shape[0] // 16):
+        snake = src[16 * g:16 * (g + 1)].T.reshape(-1)[:n]
+        ascending = _ranked(snake)[:k][::-1]
+        values[16 * g:16 * (g + 1)] = snake[ascending]
+        index[16 * g:16 * (g + 1)] = ascending
+    m.write(o["val_dst"], values)
+    m.write_raw(o["idx_dst"], ref_dtypes.encode_int("u32", index))
+
+
+SEMANTICS.update({f.__name__: f for f in (bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_bounds,
+                                          topk)})
+
+
 def run_program(text, inputs):
     """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)."""
     prog = nasm_reader.read_program(text)

@@ -336,6 +336,55 @@ class StrictHazards(unittest.TestCase):
         self.assertIsNone(self.hazard_line("memset dst=t, value=3.1\nactivation dst=o, op=sin, data=t\n"))
 
 
+class StatisticsAndSelection(unittest.TestCase):
+    """S4.30-S4.36: NKI's docstring examples and the model's stated choices, by hand."""
+
+    def test_bn_stats_then_bn_aggr(self):  # S4.30, S4.31: [1, 2, 3, 4, 5]
+        text = (".hbm x f32 [1, 5] input\n.hbm s f32 [1, 6] output\n.hbm mv f32 [1, 2] output\n"
+                ".sbuf t f32 [1, 5]\n.sbuf st f32 [1, 6]\n.sbuf a f32 [1, 2]\n"
+                "dma_copy dst=t, src=x\nbn_stats dst=st, data=t\nbn_aggr dst=a, data=st\n"
+                "dma_copy dst=s, src=st\ndma_copy dst=mv, src=a\n")
+        out, _ = run(text, x=np.array([[1, 2, 3, 4, 5]], dtype=np.float32))
+        np.testing.assert_array_equal(out["s"], [[3, 3, 8, 2, 3, 2]])
+        np.testing.assert_array_equal(out["mv"], [[3, 2]])
+
+    def test_match_replace8_docstring_duplicates(self):  # S4.34
+        text = (".hbm d f32 [1, 11] input\n.hbm v f32 [1, 8] input\n.hbm i u32 [1, 8] output\n"
+                ".hbm j u32 [1, 8] output\n.sbuf td f32 [1, 11]\n.sbuf tv f32 [1, 8]\n.sbuf ti u32 [1, 8]\n"
+                ".sbuf tj u32 [1, 8]\n.sbuf to f32 [1, 11]\ndma_copy dst=td, src=d\ndma_copy dst=tv, src=v\n"
+                "nc_match_replace8 dst=to, data=td, vals=tv, imm=0.0, dst_idx=ti\n"
+                "nc_find_index8 dst=tj, data=td, vals=tv\ndma_copy dst=i, src=ti\ndma_copy dst=j, src=tj\n")
+        out, _ = run(text, d=np.array([[1, 2, 3, 4, 8, 8, 8, 8, 8, 8, 8]], dtype=np.float32),
+                     v=np.array([[3, 8, 8, 8, 8, 8, 8, 8]], dtype=np.float32))
+        np.testing.assert_array_equal(out["i"], [[2, 10, 9, 8, 7, 6, 5, 4]])
+        np.testing.assert_array_equal(out["j"], [[2, 4, 5, 6, 7, 8, 9, 10]])  # ascending (S4.33)
+
+    def test_sequence_bounds_docstring(self):  # S4.35
+        text = (".hbm s i32 [1, 9] input\n.hbm o i32 [1, 2, 9] output\n.sbuf ts i32 [1, 9]\n"
+                ".sbuf to i32 [1, 2, 9]\ndma_copy dst=ts, src=s\nsequence_bounds dst=to, segment_ids=ts\n"
+                "dma_copy dst=o, src=to\n")
+        out, _ = run(text, s=np.array([[0, 1, 1, 2, 2, 2, 0, 3, 3]], dtype=np.int32))
+        np.testing.assert_array_equal(out["o"], [[[9, 1, 1, 3, 3, 3, 9, 7, 7], [-1, 3, 3, 6, 6, 6, -1, 9, 9]]])
+
+    def test_max8_nan_first(self):  # S4.32: NaN ranks above +inf, ties kept in order
+        text = (".hbm x f32 [1, 10] input\n.hbm m f32 [1, 8] output\n.sbuf t f32 [1, 10]\n.sbuf tm f32 [1, 8]\n"
+                "dma_copy dst=t, src=x\nmax8 dst=tm, src=t\ndma_copy dst=m, src=tm\n")
+        out, _ = run(text, x=np.array([[1, np.nan, np.inf, 2, 2, -5, 0, 3, -1, 4]], dtype=np.float32))
+        np.testing.assert_array_equal(out["m"], [[np.nan, np.inf, 4, 3, 2, 2, 1, 0]])
+
+    def test_topk_snake(self):  # S4.36: element e at partition e % 16, column e // 16
+        text = (".hbm x bf16 [16, 3] input\n.hbm v bf16 [16, 2] output\n.hbm i u32 [16, 2] output\n"
+                ".sbuf b bf16 [16, 3]\n.sbuf tv bf16 [16, 2]\n.sbuf ti u32 [16, 2]\ndma_copy dst=b, src=x\n"
+                "topk val_dst=tv, idx_dst=ti, src=b, n=40\ndma_copy dst=v, src=tv\ndma_copy dst=i, src=ti\n")
+        x = np.zeros((16, 3), dtype=np.float32)
+        x[5, 1] = 7      # snake element 16 + 5 = 21
+        x[3, 2] = 9      # snake element 32 + 3 = 35
+        x[9, 2] = 11     # snake element 41: beyond n = 40
+        out, _ = run(text, x=x)
+        np.testing.assert_array_equal(out["v"], np.tile([[7, 9]], (16, 1)))  # ascending
+        np.testing.assert_array_equal(out["i"], np.tile([[21, 35]], (16, 1)))
+
+
 class GeneratedPrograms(unittest.TestCase):
     def test_generated_programs_respect_the_spec(self):  # S1.5, isa-spec operand rules
         import gen_programs

@@ -103,6 +103,22 @@ SIGNATURES = {
                    ("tile_size", None), ("perf_mode", "none")], None, ("dst",), ()),
     "nc_transpose": ([("dst", None), ("data", _REQUIRED), ("engine", "unknown")], None, ("dst",), ()),
 }
+# Issue 13, statistics and selection (docs/SEMANTICS.md S4.30-S4.35).
+SIGNATURES.update({
+    "bn_stats": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
+    "bn_aggr": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
+    "max8": ([("dst", None), ("src", _REQUIRED)], None, ("dst",), ()),
+    "nc_find_index8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED)], None, ("dst",), ()),
+    "nc_match_replace8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED), ("imm", _REQUIRED),
+                           ("dst_idx", None)], "data", ("dst", "dst_idx"), ()),
+    "sequence_bounds": ([("dst", None), ("segment_ids", _REQUIRED)], None, ("dst",), ()),
+    "topk": ([("val_dst", _REQUIRED), ("idx_dst", _REQUIRED), ("src", _REQUIRED), ("n", _REQUIRED)], None,
+             ("val_dst", "idx_dst"), ()),
+})
+# The older return-value style's result of the instructions whose result is
+# [P, k] whatever their input's shape: (the input giving P, k, default dtype).
+RESULT_COLUMNS = {"bn_stats": ("data", 6, "float32"), "bn_aggr": ("data", 2, "float32"), "max8": ("src", 8, "float32"),
+                  "nc_find_index8": ("data", 8, "uint32")}
 
 
 # Issue 13, vecops batch (docs/SEMANTICS.md S4.20..): NKI 0.6's signatures.
@@ -218,6 +234,9 @@ def _result_for(rec, mnemonic, like, bound, dtype):
         kept = [1 if d in axes else n for d, n in enumerate(data.shape)] if keepdims else \
             [n for d, n in enumerate(data.shape) if d not in axes]
         shape, base_dtype = tuple(kept) if len(kept) > 1 else (kept[0], 1), data.dtype
+    elif mnemonic in RESULT_COLUMNS and isinstance(bound.get(RESULT_COLUMNS[mnemonic][0]), NkiTensor):
+        source, columns, default_dtype = RESULT_COLUMNS[mnemonic]
+        shape, base_dtype = (bound[source].shape[0], columns), nl._dtype(default_dtype)
     elif like is not None and isinstance(bound.get(like), NkiTensor):
         shape, base_dtype = bound[like].shape, bound[like].dtype
     else:
@@ -257,7 +276,7 @@ def _make_instruction(mnemonic):
             bound["accumulate"] = storage.matmul_written
             storage.matmul_written = True
         returned = None
-        if "dst" in bound and bound["dst"] is None:
+        if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]

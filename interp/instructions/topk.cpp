@@ -1,0 +1,78 @@
+// topk val_dst, idx_dst, src, n (GpSimd; S4.36, NKI 0.6 docstring): the
+// partitions form groups of 16 (one GpSimd core each); a group's src holds a
+// snake of n elements, element e at partition e % 16, column e / 16. Its K
+// largest (K = val_dst's elements per partition; NaN ranks above +inf, and
+// of equal values the lower index ranks higher, select8.hpp) go to val_dst
+// in ascending order and their snake indices to idx_dst, on each of the
+// group's 16 partitions (the model's reading of "for each partition").
+#include <algorithm>
+
+#include "../partition_values.hpp"
+#include "../select8.hpp"
+#include "instructions.hpp"
+
+namespace nisa {
+namespace {
+namespace slot = spec_operand::topk;
+
+constexpr int64_t kGroup = 16;  // partitions per GpSimd core
+
+struct Params {
+  int64_t n;
+  float* values;     // a group's 16 partitions of src, float32 (TileTable memory)
+  int64_t* order;    // snake indices 0..n-1, ranked
+  float* top;        // K values, ascending
+  uint32_t* index;   // their snake indices
+};
+
+void run(const Step& s, Machine&) {
+  const Params& k = s.params<Params>();
+  const TileAccess& src = *s.in[0];
+  const TileAccess& val_dst = *s.dst;
+  const TileAccess& idx_dst = *s.reduce_res;
+  const int64_t columns = src.elements, count = val_dst.elements;
+  for (int64_t group = 0; group < s.partitions / kGroup; ++group) {
+    for (int64_t q = 0; q < kGroup; ++q) load_partition(src, group * kGroup + q, k.values + q * columns);
+    auto at = [&](int64_t e) { return k.values[(e % kGroup) * columns + e / kGroup]; };
+    for (int64_t e = 0; e < k.n; ++e) k.order[e] = e;
+    std::partial_sort(k.order, k.order + count, k.order + k.n, [&](int64_t a, int64_t b) {
+      const float x = at(a), y = at(b);
+      if (ranks_above(x, y)) return true;
+      if (ranks_above(y, x)) return false;
+      return a < b;
+    });
+    for (int64_t j = 0; j < count; ++j) {  // ascending: the K-th largest first
+      const int64_t e = k.order[count - 1 - j];
+      k.top[j] = at(e);
+      k.index[j] = static_cast<uint32_t>(e);
+    }
+    for (int64_t q = 0; q < kGroup; ++q) {
+      store_partition(val_dst, group * kGroup + q, k.top);
+      store_partition_bits(idx_dst, group * kGroup + q, k.index);
+    }
+  }
+}
+
+void decode(const DecodeContext& c, Step& s) {
+  const TileAccess* src = c.tile(slot::src);
+  s.dst = c.tile(slot::val_dst);
+  // The step's second result tile is reduce_res (no accumulator is involved):
+  // --strict marks it written like any reduce_res.
+  s.reduce_res = c.tile(slot::idx_dst);
+  s.in[0] = src;
+  s.inputs = 1;
+  s.partitions = src->partitions;  // a multiple of 16 (checked)
+  s.elements = src->elements;
+  s.row_length = 0;  // whole partitions (partition_values.hpp), not the lane loop
+  const int64_t n = c.integer(slot::n), count = s.dst->elements;
+  s.set_params(Params{n, scratch_floats(c.tiles, kGroup * src->elements),
+                      reinterpret_cast<int64_t*>(c.tiles.buffer(static_cast<std::size_t>(n) * sizeof(int64_t))),
+                      scratch_floats(c.tiles, count), reinterpret_cast<uint32_t*>(scratch_floats(c.tiles, count))});
+  s.run = run;
+}
+
+}  // namespace
+
+const InstructionSemantics topk_semantics{decode};
+
+}  // namespace nisa
