@@ -134,6 +134,9 @@ enum class CheckKind : uint8_t {
   exclusive,             // no operand of `group_a` given together with one of `group_b`
   pattern_covers,        // list a of [step, num] entries: product of num = elements per partition of b
   reduced_by_axes,       // a is b reduced over the free axes in list operand `axes` (all free axes if absent)
+  transposed_by_axes,    // a is b with its axes permuted by list operand `axes` (dma_transpose: by b's rank if absent)
+  shuffle_quadrants,     // a, b: nc_stream_shuffle's quadrant starts, equal free elements, list `axes` (the mask) in range
+  local_gather_layout,   // a (dst), b (index): 16-partition cores, a's elements = int `count` * int `width`
 };
 
 struct CheckSpec {
@@ -149,7 +152,8 @@ struct CheckSpec {
   bool if_given = false;                    // requires_operand: "if a is given" (any value)
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
   std::vector<int> group_a, group_b;        // exclusive
-  int axes = -1;                            // reduced_by_axes: the list operand
+  int axes = -1;                            // reduced_by_axes, transposed_by_axes: the list operand; shuffle_quadrants: the mask
+  int count = -1, width = -1;               // local_gather_layout: the int operands
 
   bool operator==(const CheckSpec&) const = default;
 };

@@ -29,6 +29,9 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"exclusive", CheckKind::exclusive},
       {"pattern_covers", CheckKind::pattern_covers},
       {"reduced_by_axes", CheckKind::reduced_by_axes},
+      {"transposed_by_axes", CheckKind::transposed_by_axes},
+      {"shuffle_quadrants", CheckKind::shuffle_quadrants},
+      {"local_gather_layout", CheckKind::local_gather_layout},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -149,6 +152,21 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     cs.axes = operand_ref(axes, ins);
     const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
     if (ax.kind != OperandKind::list || ax.list_items.size() != 1 || ax.required) axes.fail("not an optional list of single integers");
+  }
+  if (cs.kind == CheckKind::transposed_by_axes || cs.kind == CheckKind::shuffle_quadrants) {
+    const bool transpose = cs.kind == CheckKind::transposed_by_axes;
+    Node list = c.at(transpose ? "axes" : "mask");
+    cs.axes = operand_ref(list, ins);
+    const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
+    if (ax.kind != OperandKind::list || ax.list_items.size() != 1) list.fail("not a list of single integers");
+    if (!transpose && (!ax.required || ax.list_min_count != 32 || ax.list_max_count != 32)) list.fail("the mask is a required list of 32 integers");
+  }
+  if (cs.kind == CheckKind::local_gather_layout) {
+    for (const auto& [field, target] : {std::pair{"count", &cs.count}, std::pair{"width", &cs.width}}) {
+      Node f = c.at(field);
+      *target = operand_ref(f, ins);
+      if (ins.operands[static_cast<std::size_t>(*target)].kind != OperandKind::integer) f.fail("not an int operand");
+    }
   }
   bool needs_tensors = cs.kind != CheckKind::allowed_pairs && cs.kind != CheckKind::index_below;
   if (needs_tensors) {

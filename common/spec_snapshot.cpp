@@ -15,7 +15,7 @@ namespace nisa {
 namespace {
 
 // Bumped whenever a field list changes; the reader refuses other versions.
-constexpr uint64_t kSnapshotMagic = 0x3250414e53534e4eull;  // "NNSSNAP2"
+constexpr uint64_t kSnapshotMagic = 0x3350414e53534e4eull;  // "NNSSNAP3"
 
 template <class V> void fields(V& v, CostFormula::Step& s) { v(s.op), v(s.value), v(s.arity); }
 template <class V> void fields(V& v, CostFormula& f) { v(f.text), v(f.code); }
@@ -36,6 +36,7 @@ template <class V> void fields(V& v, CheckSpec& c) {
   v(c.kind), v(c.a), v(c.b), v(c.memory), v(c.pairs), v(c.values), v(c.values_negated), v(c.then_not), v(c.limit);
   v(c.ops), v(c.integer_if_bitvec), v(c.float_if_arithmetic), v(c.false_if_bitvec);
   v(c.if_given), v(c.then_is), v(c.group_a), v(c.group_b), v(c.axes);
+  v(c.count), v(c.width);  // issue 13: local_gather_layout
 }
 template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits), v(f.count_bits); }
 template <class V> void fields(V& v, CostCase& c) { v(c.operands), v(c.memory), v(c.cycles), v(c.formula); }

@@ -469,3 +469,96 @@ def emit_tensor_reduce_axes(b):
     b.instr("tensor_reduce", dst=dst, data=data, op=spelled(b, REDUCE_SPELLINGS, op), axis=axis,
             negate=b.chance(0.4), keepdims=keepdims if (keepdims or b.chance(0.3)) else None)
     b.store(dst)
+
+
+# ---- issue 13: data movement (docs/SEMANTICS.md S11) ----
+
+TWO_BYTE = ["bf16", "f16", "i16", "u16"]
+
+
+def emit_dma_transpose(b):
+    """nki.isa.dma_transpose(dst, src, axes): 2-, 3- or 4-D src from HBM (2-D also from SBUF)."""
+    dtype = b.pick(TWO_BYTE)
+    rank = b.pick([2, 2, 3, 4])
+    shape = [int(b.rng.integers(1, 9)) for _ in range(rank - 1)] + [int(b.rng.integers(1, 129))]
+    axes = nki_ref.TRANSPOSE_AXES[rank]
+    values = b.values(dtype, (shape[0], int(np.prod(shape[1:]))), -100, 100)
+    if rank == 2 and b.chance(0.4):
+        src = b.tile(dtype, int(b.rng.integers(0, 128 - shape[0] + 1)), shape[0], [shape[1]], "sbuf")
+        b.load(src, values)
+    else:
+        src = b.hbm(dtype, shape, "input", values.reshape(shape))
+    dst_free = [shape[a] for a in axes[1:]]
+    dst = b.tile(dtype, int(b.rng.integers(0, 128 - shape[-1] + 1)), shape[-1], dst_free, "sbuf")
+    b.instr("dma_transpose", dst=dst, src=src, axes=list(axes) if b.chance(0.5) else None,
+            dge_mode=b.pick([None, "hwdge", "swdge"]))
+    b.store(dst)
+
+
+def emit_nc_stream_shuffle(b):
+    """nki.isa.nc_stream_shuffle(dst, src, shuffle_mask): quadrants of 32 partitions, 255 keeps."""
+    s, c = b.lanes()  # S1.5 starts are the docstring's quadrant starts too
+    dtype = any_dtype(b)
+    free = b.free_shape(48)
+    n = int(np.prod(free))
+    src_count = 1 if c <= 32 and b.chance(0.2) else c
+    last = c - 32 * ((c - 1) // 32)  # partitions of dst's last quadrant
+    mask = []
+    for i in range(32):
+        limit = min(32, src_count)
+        if i < last and src_count == c:
+            limit = min(limit, src_count - 32 * ((c - 1) // 32))
+        mask.append(255 if b.chance(0.2) else int(b.rng.integers(0, limit)))
+    if src_count == c and b.chance(0.3):  # in place
+        dst = src = b.tile(dtype, s, c, free, compute_mem(b))
+        b.load(src, b.values(dtype, (c, n), -50, 50))
+    else:
+        src = b.tile(dtype, b.pick([0, 32, 64, 96]) if src_count < c else s, src_count, free, compute_mem(b))
+        b.load(src, b.values(dtype, (src_count, n), -50, 50))
+        dst = b.tile(dtype, s, c, free, compute_mem(b))
+        b.load(dst, b.values(dtype, (c, n), -50, 50))
+    b.instr("nc_stream_shuffle", dst=dst, src=src, shuffle_mask=mask)
+    b.store(dst)
+
+
+def emit_local_gather(b):
+    """nki.isa.local_gather(dst, src_buffer, index, num_elem_per_idx, num_valid_indices)."""
+    s, c = b.pick([(0, 16), (32, 16), (64, 16), (96, 16), (0, 32), (96, 32), (0, 64), (64, 64), (0, 48),
+                   (0, 128), (0, 96)])
+    dtype = any_dtype(b)
+    n = int(b.rng.integers(1, 65))
+    width = b.pick([w for w in (1, 2, 4, 8, 16, 32) if w <= n])
+    k = int(b.rng.integers(1, 4))
+    valid = int(b.rng.integers(1, 16 * k + 1)) if b.chance(0.6) else None
+    used = valid if valid is not None else 16 * k
+    src = b.tile(dtype, s, c, [n], "sbuf")
+    b.load(src, b.values(dtype, (c, n), -50, 50))
+    index_values = b.rng.integers(0, n - width + 1, size=(c, k))
+    if b.chance(0.05):  # past the end: zero bits, and a --strict fault (S11.3)
+        index_values[0, 0] = n - width + 1
+    index = b.tile("u16", s, c, [k], "sbuf")
+    b.load(index, index_values)
+    dst = b.tile(dtype, s, c, [used * width], "sbuf")
+    b.instr("local_gather", dst=dst, src_buffer=src, index=index,
+            num_elem_per_idx=width if (width > 1 or b.chance(0.3)) else None, num_valid_indices=valid)
+    b.store(dst)
+
+
+def emit_nc_n_gather(b):
+    """nki.isa.nc_n_gather(dst, data, indices): per partition, over flattened free elements."""
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    data_free = b.free_shape(64)
+    n = int(np.prod(data_free))
+    free = b.free_shape(48)
+    m = int(np.prod(free))
+    data = b.tile(dtype, s, c, data_free, "sbuf")
+    b.load(data, b.values(dtype, (c, n), -50, 50))
+    index_values = b.rng.integers(0, n, size=(c, m))
+    if b.chance(0.05):  # out of range: zero bits, and a --strict fault (S11.4)
+        index_values[-1, -1] = n + int(b.rng.integers(0, 3))
+    indices = b.tile("u32", s, c, free, "sbuf")
+    b.load(indices, index_values)
+    dst = b.tile(dtype, s, c, free, "sbuf")
+    b.instr("nc_n_gather", dst=dst, data=data, indices=indices)
+    b.store(dst)

@@ -22,6 +22,7 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
                               emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
+from gen_instructions import emit_dma_transpose, emit_local_gather, emit_nc_n_gather, emit_nc_stream_shuffle  # noqa: E402
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -248,6 +249,8 @@ BLOCKS = [  # (block, weight, needs)
     (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
     (block_psum_wide, 0.3, None),
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
+    (emit_dma_transpose, 0.6, None), (emit_nc_stream_shuffle, 0.6, None),  # issue 13 data movement (S11)
+    (emit_local_gather, 0.5, None), (emit_nc_n_gather, 0.5, None),
 ]
 
 

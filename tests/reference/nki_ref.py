@@ -480,9 +480,73 @@ def tensor_reduce_axes(m, o):
     m.write(o["dst"], r.reshape(kept[0], -1))
 
 
+
+# ---- issue 13: data movement and random numbers (docs/SEMANTICS.md S11) ----
+
+TRANSPOSE_AXES = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}  # NKI 0.6 dma_transpose, by src rank
+
+
+def dma_transpose(m, o):
+    """S11.1: dst = np.transpose(src, axes) with the axes of src's rank; bits copied exactly."""
+    src = o["src"]
+    shape = list(src.counts)
+    axes = TRANSPOSE_AXES[len(shape)]
+    assert tuple(o.get("axes", axes)) == axes, "axes do not match src's rank"
+    raw = m.read_raw(src).reshape(shape)
+    m.write_raw(o["dst"], np.transpose(raw, axes).reshape(shape[axes[0]], -1))
+
+
+def nc_stream_shuffle(m, o):
+    """S11.2: per quadrant of 32 partitions (relative to each tile), dst[32q + i] = src[32q + mask[i]];
+    mask 255 leaves the dst partition unchanged. All of src is read before dst is written."""
+    src = m.read_raw(o["src"])
+    dst = o["dst"]
+    out = m.read_raw(dst, check=False)
+    written = np.zeros(out.shape, dtype=bool)
+    for d in range(out.shape[0]):
+        k = o["shuffle_mask"][d % 32]
+        if k != 255:
+            out[d] = src[d // 32 * 32 + k]
+            written[d] = True
+    m.write_raw(dst, out, written)
+
+
+def local_gather(m, o):
+    """S11.3, NKI's golden formula: per GpSimd core (16 partitions), indices_1d =
+    index[core].flatten(order='F')[:num_valid_indices]; each partition takes
+    num_elem_per_idx contiguous elements of its own flattened row at every index.
+    Elements past the end of the row read as zero bits (--strict faults)."""
+    src = m.read_raw(o["src_buffer"])
+    index = m.read_raw(o["index"]).astype(np.int64)
+    n = o["num_elem_per_idx"]
+    valid = o.get("num_valid_indices", index.size // (index.shape[0] // 16))
+    out = np.zeros((src.shape[0], valid * n), dtype=src.dtype)
+    padded = np.concatenate([src, np.zeros((src.shape[0], 32), dtype=src.dtype)], axis=1)
+    for first in range(0, src.shape[0], 16):
+        indices_1d = index[first:first + 16].flatten(order="F")[:valid]
+        if np.any(indices_1d + n > src.shape[1]):
+            m.note_hazard("local_gather index past the end of the partition (S11.3)")
+        columns = (indices_1d[:, None] + np.arange(n)[None, :]).reshape(-1)
+        columns = np.minimum(columns, src.shape[1])  # past the end: a zero column
+        out[first:first + 16] = padded[first:first + 16][:, columns]
+    m.write_raw(o["dst"], out)
+
+
+def nc_n_gather(m, o):
+    """S11.4: dst[p, j] = data[p, indices[p, j]] over flattened free elements; an
+    index out of range gives zero bits (--strict faults)."""
+    data = m.read_raw(o["data"])
+    indices = m.read_raw(o["indices"]).astype(np.int64)
+    if np.any(indices >= data.shape[1]):
+        m.note_hazard("nc_n_gather index outside data's partition (S11.4)")
+    padded = np.concatenate([data, np.zeros((data.shape[0], 1), dtype=data.dtype)], axis=1)
+    m.write_raw(o["dst"], np.take_along_axis(padded, np.minimum(indices, data.shape[1]), axis=1))
+
+
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
                                      select_reduce, range_select, activation, activate2, tensor_scalar,
-                                     tensor_tensor, tensor_reduce)}
+                                     tensor_tensor, tensor_reduce,
+                                     dma_transpose, nc_stream_shuffle, local_gather, nc_n_gather)}
 
 
 def run_program(text, inputs):

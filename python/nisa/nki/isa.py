@@ -96,13 +96,19 @@ SIGNATURES = {
                        ("engine", "unknown")], "data1", ("dst",), ("engine",)),
     "tensor_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("axis", _REQUIRED), ("negate", False),
                        ("keepdims", False)], None, ("dst",), ()),
+    # issue 13: data movement (docs/SEMANTICS.md S11)
+    "dma_transpose": ([("dst", None), ("src", _REQUIRED), ("axes", None), ("priority", None), ("dge_mode", "unknown"),
+                       ("oob_mode", "error")], None, ("dst",), ()),
+    "nc_stream_shuffle": ([("dst", None), ("src", _REQUIRED), ("shuffle_mask", _REQUIRED)], None, ("dst",), ()),
+    "local_gather": ([("dst", None), ("src_buffer", _REQUIRED), ("index", _REQUIRED), ("num_elem_per_idx", 1),
+                      ("num_valid_indices", None)], None, ("dst",), ()),
+    "nc_n_gather": ([("dst", None), ("data", _REQUIRED), ("indices", _REQUIRED)], "indices", ("dst",), ()),
 }
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
-NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "dma_transpose", "tensor_partition_reduce",
-               "tensor_scalar_cumulative", "activation_reduce", "affine_select", "local_gather", "nc_n_gather",
-               "bn_stats", "bn_aggr", "tensor_tensor_scan", "nc_stream_shuffle", "rng", "dropout", "set_rng_seed",
+NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "tensor_partition_reduce",
+               "tensor_scalar_cumulative", "activation_reduce", "affine_select", "bn_stats", "bn_aggr", "tensor_tensor_scan", "rng", "dropout", "set_rng_seed",
                "rand_set_state", "rand_get_state", "rand2", "exponential", "reciprocal", "max8", "sequence_bounds",
                "scalar_tensor_tensor", "tensor_scalar_reduce", "core_barrier", "dma_compute", "quantize_mx", "sendrecv",
                "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
@@ -133,7 +139,7 @@ def enum_value(value):
 def _value(key, value):
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
-    if key in ("pattern", "axis"):
+    if key in ("pattern", "axis", "axes", "shuffle_mask"):
         if key == "axis" and isinstance(value, numbers.Integral):
             return [int(value)]
         return [list(v) if isinstance(v, (list, tuple)) else v for v in value]
@@ -152,6 +158,10 @@ def _result_for(rec, mnemonic, like, bound, dtype):
         kept = [1 if d in axes else n for d, n in enumerate(data.shape)] if keepdims else \
             [n for d, n in enumerate(data.shape) if d not in axes]
         shape, base_dtype = tuple(kept) if len(kept) > 1 else (kept[0], 1), data.dtype
+    elif mnemonic == "dma_transpose":  # S11.1: the permutation of src's rank
+        src = bound["src"]
+        axes = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}.get(src.ndim, (1, 0))
+        shape, base_dtype = tuple(src.shape[a] for a in axes), src.dtype
     elif like is not None and isinstance(bound.get(like), NkiTensor):
         shape, base_dtype = bound[like].shape, bound[like].dtype
     else:
