@@ -152,6 +152,9 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       return cat(b, " starts at a multiple of 16 and covers whole 16-partition GpSimd cores; ", operand_name(is, c.width), " is 1, 2, 4, 8, 16 or 32; ",
                  operand_name(is, c.count), " (default: all of a core's indices) is at most a core's indices and 4096; ", a, " holds ",
                  operand_name(is, c.count), " x ", operand_name(is, c.width), " elements per partition");
+    case CheckKind::rng_state_shape:
+      if (c.engine < 0) return cat(a, " is a [1, 1] seed");
+      return cat(a, " holds the XORWOW state words of each lane: 6 per partition with ", operand_name(is, c.engine), "=gpsimd, 24 with vector");
     case CheckKind::requires_operand: {
       if (c.if_given) return cat("if ", a, " is given, then ", b, " is given");
       std::vector<std::string> vals;

@@ -480,6 +480,22 @@ struct InstructionChecker {
                     std::to_string(width) + "), got " + shape_text(operand(c.a).view));
   }
 
+  // rng_state_shape (S11.5): a [1, 1] seed (set_rng_seed), or one row of
+  // XORWOW state words per lane: 6 for GpSimd's generator, 24 for Vector's four.
+  void check_rng_state_shape(const CheckSpec& c) {
+    const TensorView& v = operand(c.a).view;
+    if (c.engine < 0) {
+      if (view_partitions(v) != 1 || view_elements_per_partition(v) != 1)
+        fail(c.a, quoted(key(c.a)) + " must be a [1, 1] seed, got " + shape_text(v));
+      return;
+    }
+    const std::string engine = enum_value_name(spec, is.operands[static_cast<std::size_t>(c.engine)], operand(c.engine).integer);
+    const int64_t words = engine == "vector" ? 24 : 6;
+    if (view_elements_per_partition(v) != words)
+      fail(c.a, quoted(key(c.a)) + " must hold " + std::to_string(words) + " state words per partition (XORWOW, " + engine + " engine), got " +
+                    shape_text(v));
+  }
+
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
@@ -567,6 +583,9 @@ struct InstructionChecker {
         return;
       case CheckKind::local_gather_layout:
         if (ta && tb) check_local_gather_layout(c);
+        return;
+      case CheckKind::rng_state_shape:
+        if (ta) check_rng_state_shape(c);
         return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);

@@ -137,6 +137,7 @@ enum class CheckKind : uint8_t {
   transposed_by_axes,    // a is b with its axes permuted by list operand `axes` (dma_transpose: by b's rank if absent)
   shuffle_quadrants,     // a, b: nc_stream_shuffle's quadrant starts, equal free elements, list `axes` (the mask) in range
   local_gather_layout,   // a (dst), b (index): 16-partition cores, a's elements = int `count` * int `width`
+  rng_state_shape,       // a holds XORWOW states: [P, 6] gpsimd / [P, 24] vector by enum `engine`; [1, 1] (a seed) without
 };
 
 struct CheckSpec {
@@ -154,6 +155,7 @@ struct CheckSpec {
   std::vector<int> group_a, group_b;        // exclusive
   int axes = -1;                            // reduced_by_axes, transposed_by_axes: the list operand; shuffle_quadrants: the mask
   int count = -1, width = -1;               // local_gather_layout: the int operands
+  int engine = -1;                          // rng_state_shape: the engine enum operand (-1: a [1, 1] seed)
 
   bool operator==(const CheckSpec&) const = default;
 };

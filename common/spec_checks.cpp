@@ -32,6 +32,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"transposed_by_axes", CheckKind::transposed_by_axes},
       {"shuffle_quadrants", CheckKind::shuffle_quadrants},
       {"local_gather_layout", CheckKind::local_gather_layout},
+      {"rng_state_shape", CheckKind::rng_state_shape},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -120,6 +121,19 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
+  if (cs.kind == CheckKind::rng_state_shape) {  // one tensor, and the engine enum when the size depends on it
+    Node one = c.at("operands");
+    if (one.size() != 1) one.fail("rng_state_shape names exactly one operand");
+    cs.a = operand_ref(one.at(0), ins);
+    if (ins.operands[static_cast<std::size_t>(cs.a)].kind != OperandKind::tensor) one.at(0).fail("not a tensor operand");
+    if (c.has("engine")) {
+      cs.engine = operand_ref(c.at("engine"), ins);
+      const OperandSpec& e = ins.operands[static_cast<std::size_t>(cs.engine)];
+      if (e.kind != OperandKind::enumeration || spec.enums[static_cast<std::size_t>(e.enum_id)].name != "engine")
+        c.at("engine").fail("not an engine operand");
+    }
+    return cs;
+  }
   Node ops = c.at("operands");
   if (ops.size() != 2) ops.fail("a check names exactly two operands");
   cs.a = operand_ref(ops.at(0), ins);

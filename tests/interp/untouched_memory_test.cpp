@@ -156,6 +156,26 @@ TEST_CASE("issue 13 data movement writes only its dst view") {
        [&](TestMachine& m, int32_t u32, int32_t, int32_t) {
          m.add("nc_n_gather", {{"dst", rows(m, u32, 2, 4)}, {"data", rows(m, u32, 8, 4)}, {"indices", rows(m, u32, 13, 4)}});
        }},
+      // S11.5 random numbers: the state instructions write no memory (0 columns).
+      {"rng", 4, [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rng", {{"dst", rows(m, u32, 2, 4)}}); }},
+      {"rand2", 4,
+       [&](TestMachine& m, int32_t, int32_t, int32_t f32) {
+         m.add("rand2", {{"dst", rows(m, f32, 2, 4)}, {"min", number(-1)}, {"max", rows(m, f32, 8, 1)}});
+       }},
+      {"dropout", 4,
+       [&](TestMachine& m, int32_t, int32_t, int32_t f32) {
+         m.add("dropout", {{"dst", rows(m, f32, 2, 4)}, {"data", rows(m, f32, 8, 4)}, {"prob", number(0.5)}});
+       }},
+      {"set_rng_seed", 0,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) {
+         Operand seed = m.rows(u32, 32, 1);
+         seed.view.dims[1] = DimSlice{8, 1, 1};
+         m.add("set_rng_seed", {{"src_seeds", seed}});
+       }},
+      {"rand_set_state", 0,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rand_set_state", {{"src_seeds", rows(m, u32, 2, 6)}}); }},
+      {"rand_get_state", 6,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rand_get_state", {{"dst", rows(m, u32, 2, 6)}}); }},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);

@@ -562,3 +562,67 @@ def emit_nc_n_gather(b):
     dst = b.tile(dtype, s, c, free, "sbuf")
     b.instr("nc_n_gather", dst=dst, data=data, indices=indices)
     b.store(dst)
+
+
+# ---- issue 13: random numbers (docs/SEMANTICS.md S11.5) ----
+
+def maybe_seed(b):
+    """Sometimes set_rng_seed from a [1, 1] u32 or i32 tile first (else the state goes on)."""
+    if b.chance(0.5):
+        dtype = b.pick(["u32", "i32"])
+        seed = b.tile(dtype, 0, 1, [1], "sbuf")
+        b.load(seed, b.values(dtype, (1, 1)))
+        b.instr("set_rng_seed", src_seeds=seed)
+
+
+def emit_rng(b):
+    """nki.isa.rng(dst, engine): random bits truncated to an integer dtype."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    engine = b.pick(["vector", "vector", "gpsimd"]) if b.arch in ("trn2", "trn3") else "vector"
+    dst = b.tile(b.pick(INTS), s, c, b.free_shape(40), "sbuf" if engine == "gpsimd" else compute_mem(b))
+    b.instr("rng", dst=dst, engine=engine if (engine != "vector" or b.chance(0.3)) else None)
+    b.store(dst)
+
+
+def emit_rand2(b):
+    """nki.isa.rand2(dst, min, max) (v4+): uniform in [min, max) through float32."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    lo, lo_col = scalar_or_column(b, s, c, -8, 0, "f32")
+    hi, _ = scalar_or_column(b, s, c, 1, 9, "f32")
+    dtype = b.pick(["f32", "f32", "bf16", "f16", "tf32", "fp8e4m3", "fp8e5m2", "i8", "i16", "i32", "u8", "u16", "u32"])
+    dst = b.tile(dtype, s, c, b.free_shape(40), compute_mem(b))
+    b.instr("rand2", dst=dst, min=lo, max=hi)
+    b.store(dst)
+
+
+def emit_dropout(b):
+    """nki.isa.dropout(dst, data, prob): zero where u < prob, data's bits elsewhere."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    free = b.free_shape(40)
+    n = int(np.prod(free))
+    data = b.tile(dtype, s, c, free, compute_mem(b))
+    b.load(data, b.values(dtype, (c, n), -50, 50))
+    prob, _ = scalar_or_column(b, s, c, 0, 1, "f32")
+    dst = data if b.chance(0.2) else b.tile(dtype, b.shifted(s, c), c, free, compute_mem(b))
+    b.instr("dropout", dst=dst, data=data, prob=prob)
+    b.store(dst)
+
+
+def emit_rand_state(b):
+    """rand_set_state, draws from that state, rand_get_state (v3+; Vector forms v4+)."""
+    engine = b.pick(["gpsimd", "vector"]) if b.arch == "trn3" else "gpsimd"
+    words = 24 if engine == "vector" else 6
+    s, c = b.lanes()
+    src = b.tile("u32", s, c, [words], "sbuf")
+    b.load(src, b.rng.integers(0, 2 ** 32, size=(c, words)))
+    b.instr("rand_set_state", src_seeds=src, engine=engine if (engine != "gpsimd" or b.chance(0.3)) else None)
+    drawn = b.tile(b.pick(INTS), s, c, b.free_shape(20), "sbuf")
+    b.instr("rng", dst=drawn, engine=engine)
+    b.store(drawn)
+    dst = b.tile("u32", b.shifted(s, c), c, [words], "sbuf")
+    b.instr("rand_get_state", dst=dst, engine=engine)
+    b.store(dst)

@@ -23,6 +23,7 @@ from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, e
                               emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
 from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
 from gen_instructions import emit_dma_transpose, emit_local_gather, emit_nc_n_gather, emit_nc_stream_shuffle  # noqa: E402
+from gen_instructions import emit_dropout, emit_rand2, emit_rand_state, emit_rng  # noqa: E402
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -30,6 +31,10 @@ ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
 
 def has_v3(b):
     return b.arch in ("trn2", "trn3")
+
+
+def has_v4(b):
+    return b.arch == "trn3"
 
 
 # ---- blocks: a few instructions with their loads and stores ----
@@ -251,6 +256,8 @@ BLOCKS = [  # (block, weight, needs)
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
     (emit_dma_transpose, 0.6, None), (emit_nc_stream_shuffle, 0.6, None),  # issue 13 data movement (S11)
     (emit_local_gather, 0.5, None), (emit_nc_n_gather, 0.5, None),
+    (emit_rng, 0.5, None), (emit_rand2, 0.5, has_v4), (emit_dropout, 0.6, None),  # issue 13 random numbers (S11.5)
+    (emit_rand_state, 0.4, has_v3),
 ]
 
 

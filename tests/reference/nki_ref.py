@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nasm_reader  # noqa: E402
 import ref_dtypes  # noqa: E402
+import ref_random  # noqa: E402
 from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402
 
 F32 = np.float32
@@ -543,10 +544,72 @@ def nc_n_gather(m, o):
     m.write_raw(o["dst"], np.take_along_axis(padded, np.minimum(indices, data.shape[1]), axis=1))
 
 
+
+def _draws(m, engine, view):
+    """S11.5: 32-bit draws for every element of the view, row-major per partition."""
+    return ref_random.draw(m.rng[engine], m.lanes(view), int(np.prod(view.counts[1:], dtype=np.int64)))
+
+
+def rng(m, o):
+    """S11.5: random bits truncated to dst's integer dtype (its low bits)."""
+    dst = o["dst"]
+    bits = _draws(m, o["engine"], dst).astype(np.uint64)
+    m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), _wrap(m.dtype(dst), bits)))
+
+
+def _wrap(dtype, bits):
+    """The low bits of each pattern as the integer value dtype holds (two's complement)."""
+    size = 8 * ref_dtypes.itemsize(dtype)
+    v = (bits & ((1 << size) - 1)).astype(np.int64)
+    if dtype.startswith("i"):
+        v = np.where(v >= 1 << (size - 1), v - (1 << size), v)
+    return v
+
+
+def rand2(m, o):
+    """S11.5: min + (max - min) * u in float32, u = (b >> 8) * 2^-24."""
+    dst = o["dst"]
+    p = m.partitions(dst)
+    lo = m.column(o["min"], p)
+    hi = m.column(o["max"], p)
+    u = ref_random.unit(_draws(m, "vector", dst))
+    with np.errstate(all="ignore"):
+        m.write(dst, (lo + (hi - lo).astype(F32) * u).astype(F32))
+
+
+def dropout(m, o):
+    """S11.5: zero (all bits) where u < prob, data's bits elsewhere."""
+    data = m.read_raw(o["data"])
+    prob = m.column(o["prob"], data.shape[0])
+    drop = ref_random.unit(_draws(m, "vector", o["dst"])) < prob
+    m.write_raw(o["dst"], np.where(drop, np.zeros_like(data), data))
+
+
+def set_rng_seed(m, o):
+    """S11.5: every Vector generator seeded from the 32-bit seed."""
+    seed = int(m.read_raw(o["src_seeds"]).reshape(-1)[0]) & 0xFFFFFFFF
+    m.rng["vector"] = ref_random.seeded(seed, "vector")
+
+
+def rand_set_state(m, o):
+    """S11.5: per lane, generator after generator, the words [x, y, z, w, v, d]."""
+    src = o["src_seeds"]
+    words = m.read_raw(src).astype(np.uint32)
+    state = m.rng[o["engine"]]
+    state[m.lanes(src)] = words.reshape(words.shape[0], state.shape[1], 6)
+
+
+def rand_get_state(m, o):
+    dst = o["dst"]
+    state = m.rng[o["engine"]]
+    m.write_raw(dst, state[m.lanes(dst)].reshape(len(m.lanes(dst)), -1).copy())
+
+
 SEMANTICS = {f.__name__: f for f in (dma_copy, memset, iota, nonzero_with_count, tensor_copy_predicated,
                                      select_reduce, range_select, activation, activate2, tensor_scalar,
                                      tensor_tensor, tensor_reduce,
-                                     dma_transpose, nc_stream_shuffle, local_gather, nc_n_gather)}
+                                     dma_transpose, nc_stream_shuffle, local_gather, nc_n_gather,
+                                     rng, rand2, dropout, set_rng_seed, rand_set_state, rand_get_state)}
 
 
 def run_program(text, inputs):

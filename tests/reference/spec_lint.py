@@ -68,7 +68,7 @@ def lint(prog):
             if engine != "dma" and not aligned(start, count):
                 problems.append(f"{where}: {op_spec['name']} partitions {start}+{count} break S1.5")
         for check in spec.get("constraints", []):
-            a, b = (ins.ops.get(n) for n in check.get("operands", [None, None])[:2])
+            a, b = (ins.ops.get(n) for n in (check.get("operands", []) + [None, None])[:2])
             if not (isinstance(a, nasm_reader.View) and isinstance(b, nasm_reader.View)):
                 continue
             ga, gb = geometry(prog, a), geometry(prog, b)

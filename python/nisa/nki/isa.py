@@ -103,13 +103,19 @@ SIGNATURES = {
     "local_gather": ([("dst", None), ("src_buffer", _REQUIRED), ("index", _REQUIRED), ("num_elem_per_idx", 1),
                       ("num_valid_indices", None)], None, ("dst",), ()),
     "nc_n_gather": ([("dst", None), ("data", _REQUIRED), ("indices", _REQUIRED)], "indices", ("dst",), ()),
+    # issue 13: random numbers (S11.5); set_rng_seed and rand_set_state write no tile
+    "rng": ([("dst", None), ("engine", "vector")], None, ("dst",), ()),
+    "rand2": ([("dst", None), ("min", _REQUIRED), ("max", _REQUIRED)], None, ("dst",), ()),
+    "dropout": ([("dst", None), ("data", _REQUIRED), ("prob", _REQUIRED)], "data", ("dst",), ()),
+    "set_rng_seed": ([("src_seeds", _REQUIRED)], None, (), ()),
+    "rand_set_state": ([("src_seeds", _REQUIRED), ("engine", "gpsimd")], None, (), ()),
+    "rand_get_state": ([("dst", None), ("engine", "gpsimd")], None, ("dst",), ()),
 }
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
 NOT_MODELED = ["tensor_copy", "nc_matmul", "nc_matmul_mx", "nc_transpose", "tensor_partition_reduce",
-               "tensor_scalar_cumulative", "activation_reduce", "affine_select", "bn_stats", "bn_aggr", "tensor_tensor_scan", "rng", "dropout", "set_rng_seed",
-               "rand_set_state", "rand_get_state", "rand2", "exponential", "reciprocal", "max8", "sequence_bounds",
+               "tensor_scalar_cumulative", "activation_reduce", "affine_select", "bn_stats", "bn_aggr", "tensor_tensor_scan", "exponential", "reciprocal", "max8", "sequence_bounds",
                "scalar_tensor_tensor", "tensor_scalar_reduce", "core_barrier", "dma_compute", "quantize_mx", "sendrecv",
                "register_alloc", "register_move", "register_load", "register_store", "nc_find_index8",
                "nc_match_replace8", "topk"]
@@ -194,12 +200,12 @@ def _make_instruction(mnemonic):
                     raise rec.error(f"nisa.{mnemonic} needs '{key}'")
                 bound[key] = default
         returned = None
-        if bound["dst"] is None:
+        if "dst" in bound and bound["dst"] is None:
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
         record = [(key, _value(key, bound[key])) for key in names
                   if bound[key] is not None and key not in unrecorded]
         rec.emit(mnemonic, record, writes)
-        return returned if returned is not None else bound["dst"]
+        return returned if returned is not None else bound.get("dst")
 
     instruction.__name__ = mnemonic
     instruction.__qualname__ = mnemonic
