@@ -144,6 +144,19 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       return cat(a, " has the partitions of ", b, " and its elements per partition after reducing the free axes listed in ", operand_name(is, c.axes),
                  " (the last free axes, ending at the final one; negative axes count from the end; axis 0 never), or all free axes when ",
                  operand_name(is, c.axes), " is absent");
+    case CheckKind::transposed_by_axes:
+      return cat(a, " is ", b, " transposed: [1, 0] for a 2-D ", b, ", [2, 1, 0] for 3-D, [3, 1, 2, 0] for 4-D (", operand_name(is, c.axes),
+                 ", when given, must be that one); ", b, "'s last axis (at most 128) becomes ", a, "'s partitions");
+    case CheckKind::shuffle_quadrants:
+      return cat(a, " and ", b, " have the same elements per partition and start at partition 0 (96 or 128 active partitions), 0 or 64 (64), ",
+                 "or a multiple of 32 (32); every entry of ", operand_name(is, c.axes), " is 0..31 or 255 and names an existing partition of ", b);
+    case CheckKind::local_gather_layout:
+      return cat(b, " starts at a multiple of 16 and covers whole 16-partition GpSimd cores; ", operand_name(is, c.width), " is 1, 2, 4, 8, 16 or 32; ",
+                 operand_name(is, c.count), " (default: all of a core's indices) is at most a core's indices and 4096; ", a, " holds ",
+                 operand_name(is, c.count), " x ", operand_name(is, c.width), " elements per partition");
+    case CheckKind::rng_state_shape:
+      if (c.engine < 0) return cat(a, " is a [1, 1] seed");
+      return cat(a, " holds the XORWOW state words of each lane: 6 per partition with ", operand_name(is, c.engine), "=gpsimd, 24 with vector");
     case CheckKind::requires_operand: {
       if (c.if_given) return cat("if ", a, " is given, then ", b, " is given");
       std::vector<std::string> vals;

@@ -104,6 +104,15 @@ int64_t view_elements_per_partition(const TensorView& v) {
   return n;
 }
 
+std::vector<int32_t> transpose_axes(std::size_t rank) {
+  switch (rank) {
+    case 2: return {1, 0};
+    case 3: return {2, 1, 0};
+    case 4: return {3, 1, 2, 0};
+    default: return {};
+  }
+}
+
 bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const InstructionSpec& is, const std::vector<Operand>& operands, int i) {
   const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
   auto at = [&](int k) -> const Operand* { return k >= 0 && static_cast<std::size_t>(k) < operands.size() ? &operands[static_cast<std::size_t>(k)] : nullptr; };

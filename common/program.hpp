@@ -138,5 +138,8 @@ int64_t view_partition_start(const Program& p, const TensorView& v);
 std::vector<int64_t> view_counts(const TensorView& v);
 // Product of the free (non-first) dimension counts.
 int64_t view_elements_per_partition(const TensorView& v);
+// NKI 0.6 dma_transpose's permutation of a tensor of `rank` axes: [1, 0],
+// [2, 1, 0], [3, 1, 2, 0]; empty for any other rank.
+std::vector<int32_t> transpose_axes(std::size_t rank);
 
 }  // namespace nisa

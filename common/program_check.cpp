@@ -455,6 +455,112 @@ struct InstructionChecker {
                     " reduced over " + reduced + "), got " + shape_text(dst));
   }
 
+  // --- issue 13, data movement (dma_transpose, nc_stream_shuffle, local_gather) ---
+
+  // transposed_by_axes: dst (a) is src (b) with its axes permuted (NKI 0.6
+  // dma_transpose: (1, 0), (2, 1, 0), (3, 1, 2, 0) for a 2-, 3-, 4-D src).
+  // dst's first axis is the permuted first axis, its free elements the rest.
+  void check_transposed_by_axes(const CheckSpec& c) {
+    const std::vector<int64_t> counts = view_counts(operand(c.b).view);
+    const std::vector<int32_t> perm = transpose_axes(counts.size());
+    if (perm.empty())
+      return fail(c.b, quoted(key(c.b)) + " has " + std::to_string(counts.size()) + " axes; " + is.name + " transposes 2-, 3- or 4-D tensors");
+    if (is_given(c.axes) && operand(c.axes).list != perm) {
+      std::string want;
+      for (std::size_t k = 0; k < perm.size(); ++k) {
+        if (k) want += ", ";
+        want += std::to_string(perm[k]);
+      }
+      return fail(c.axes, quoted(key(c.axes)) + " must be [" + want + "] for a " + std::to_string(counts.size()) + "-D " + quoted(key(c.b)) +
+                              " (NKI supports [1, 0], [2, 1, 0] and [3, 1, 2, 0])");
+    }
+    const int64_t partitions = counts[static_cast<std::size_t>(perm[0])];
+    if (partitions > 128)
+      return fail(c.b, quoted(key(c.b)) + "'s last axis has " + std::to_string(partitions) + " elements; at most 128 (they become partitions)");
+    int64_t free = 1;
+    std::string want = "[";
+    want += std::to_string(partitions);
+    for (std::size_t k = 1; k < perm.size(); ++k) {
+      free *= counts[static_cast<std::size_t>(perm[k])];
+      want += ", ";
+      want += std::to_string(counts[static_cast<std::size_t>(perm[k])]);
+    }
+    want += "]";
+    const TensorView& dst = operand(c.a).view;
+    if (view_partitions(dst) != partitions || view_elements_per_partition(dst) != free)
+      fail(c.a, quoted(key(c.a)) + " must be " + want + " (" + quoted(key(c.b)) + " " + shape_text(operand(c.b).view) + " transposed), got " + shape_text(dst));
+  }
+
+  // shuffle_quadrants (NKI 0.6 nc_stream_shuffle): both tiles start where the
+  // number of active partitions allows, hold the same elements per partition,
+  // and every mask entry is a partition of the quadrant (0..31) or 255, naming
+  // a src partition that exists for every dst partition it feeds.
+  void check_shuffle_quadrants(const CheckSpec& c) {
+    const TensorView& dst = operand(c.a).view;
+    const TensorView& src = operand(c.b).view;
+    if (view_elements_per_partition(dst) != view_elements_per_partition(src))
+      return fail(c.b, quoted(key(c.a)) + " and " + quoted(key(c.b)) + " must have the same elements per partition: " + shape_text(dst) + " vs " + shape_text(src));
+    const int64_t active = (std::max(view_partitions(dst), view_partitions(src)) + 31) / 32 * 32;
+    const int64_t align = active >= 96 ? 128 : active;  // 96/128: start 0; 64: 0 or 64; 32: 0, 32, 64, 96
+    for (int k : {c.a, c.b}) {
+      const int64_t start = view_partition_start(program, operand(k).view);
+      if (start % align != 0)
+        return fail(k, quoted(key(k)) + " starts at partition " + std::to_string(start) + "; with " + std::to_string(active) +
+                           " active partitions it must start at a multiple of " + std::to_string(align));
+    }
+    const std::vector<int32_t>& mask = operand(c.axes).list;
+    for (std::size_t i = 0; i < mask.size(); ++i)
+      if (mask[i] != 255 && mask[i] > 31)
+        return fail(c.axes, quoted(key(c.axes)) + " element " + std::to_string(i) + " is " + std::to_string(mask[i]) + "; a partition of the quadrant (0..31) or 255");
+    for (int64_t d = 0; d < view_partitions(dst); ++d) {
+      const int32_t m = mask[static_cast<std::size_t>(d % 32)];
+      const int64_t from = d / 32 * 32 + m;
+      if (m != 255 && from >= view_partitions(src))
+        return fail(c.axes, quoted(key(c.axes)) + " element " + std::to_string(d % 32) + " feeds " + quoted(key(c.a)) + " partition " + std::to_string(d) +
+                                " from " + quoted(key(c.b)) + " partition " + std::to_string(from) + ", but " + quoted(key(c.b)) + " has " +
+                                std::to_string(view_partitions(src)));
+    }
+  }
+
+  // local_gather_layout (NKI 0.6 local_gather): index covers whole GpSimd
+  // cores (16 partitions from a multiple of 16), num_elem_per_idx is a power
+  // of two up to 32, num_valid_indices at most a core's indices (4096 at
+  // most), and dst holds num_valid_indices * num_elem_per_idx per partition.
+  void check_local_gather_layout(const CheckSpec& c) {
+    const TensorView& index = operand(c.b).view;
+    const int64_t start = view_partition_start(program, index), partitions = view_partitions(index);
+    if (start % 16 != 0 || partitions % 16 != 0)
+      return fail(c.b, quoted(key(c.b)) + " covers partitions " + std::to_string(start) + ".." + std::to_string(start + partitions - 1) +
+                           "; GpSimd cores serve 16 partitions each: start and count must be multiples of 16");
+    const int64_t width = operand(c.width).integer;
+    if (!std::has_single_bit(static_cast<uint64_t>(width)))
+      return fail(c.width, quoted(key(c.width)) + " is " + std::to_string(width) + "; one of 1, 2, 4, 8, 16, 32");
+    const int64_t per_core = 16 * view_elements_per_partition(index);
+    const int64_t count = is_given(c.count) ? operand(c.count).integer : per_core;
+    if (count > per_core || count > 4096)
+      return fail(is_given(c.count) ? c.count : c.b, std::to_string(count) + " indices per core, but a core holds " + std::to_string(per_core) +
+                                                        " in " + quoted(key(c.b)) + " and uses at most 4096");
+    if (view_elements_per_partition(operand(c.a).view) != count * width)
+      fail(c.a, quoted(key(c.a)) + " must hold " + std::to_string(count * width) + " elements per partition (" + std::to_string(count) + " indices x " +
+                    std::to_string(width) + "), got " + shape_text(operand(c.a).view));
+  }
+
+  // rng_state_shape (S11.5): a [1, 1] seed (set_rng_seed), or one row of
+  // XORWOW state words per lane: 6 for GpSimd's generator, 24 for Vector's four.
+  void check_rng_state_shape(const CheckSpec& c) {
+    const TensorView& v = operand(c.a).view;
+    if (c.engine < 0) {
+      if (view_partitions(v) != 1 || view_elements_per_partition(v) != 1)
+        fail(c.a, quoted(key(c.a)) + " must be a [1, 1] seed, got " + shape_text(v));
+      return;
+    }
+    const std::string engine = enum_value_name(spec, is.operands[static_cast<std::size_t>(c.engine)], operand(c.engine).integer);
+    const int64_t words = engine == "vector" ? 24 : 6;
+    if (view_elements_per_partition(v) != words)
+      fail(c.a, quoted(key(c.a)) + " must hold " + std::to_string(words) + " state words per partition (XORWOW, " + engine + " engine), got " +
+                    shape_text(v));
+  }
+
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
@@ -539,6 +645,18 @@ struct InstructionChecker {
                          view_elements_per_partition(operand(a).view) != view_elements_per_partition(operand(b).view)))
           fail(a, quoted(key(a)) + " must have 1 partition and the " + std::to_string(view_elements_per_partition(operand(b).view)) +
                       " elements per partition of " + quoted(key(b)) + " (reduced across its partitions), got " + shape_text(operand(a).view));
+        return;
+      case CheckKind::transposed_by_axes:
+        if (ta && tb) check_transposed_by_axes(c);
+        return;
+      case CheckKind::shuffle_quadrants:
+        if (ta && tb) check_shuffle_quadrants(c);
+        return;
+      case CheckKind::local_gather_layout:
+        if (ta && tb) check_local_gather_layout(c);
+        return;
+      case CheckKind::rng_state_shape:
+        if (ta) check_rng_state_shape(c);
         return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);

@@ -147,6 +147,10 @@ enum class CheckKind : uint8_t {
   elements_times,        // a has `factor` times as many elements per partition as b
   int_at_least_elements, // int a >= elements per partition of b
   int_at_most_elements,  // int a <= `factor` * elements per partition of b
+  transposed_by_axes,    // a is b with its axes permuted by list operand `axes` (dma_transpose: by b's rank if absent)
+  shuffle_quadrants,     // a, b: nc_stream_shuffle's quadrant starts, equal free elements, list `axes` (the mask) in range
+  local_gather_layout,   // a (dst), b (index): 16-partition cores, a's elements = int `count` * int `width`
+  rng_state_shape,       // a holds XORWOW states: [P, 6] gpsimd / [P, 24] vector by enum `engine`; [1, 1] (a seed) without
 };
 
 struct CheckSpec {
@@ -162,10 +166,12 @@ struct CheckSpec {
   bool if_given = false;                    // requires_operand: "if a is given" (any value)
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
   std::vector<int> group_a, group_b;        // exclusive
-  int axes = -1;                            // reduced_by_axes: the list operand
+  int axes = -1;                            // reduced_by_axes, transposed_by_axes: the list operand; shuffle_quadrants: the mask
   bool memory_given = false;                // on_engine: `memory` applies
   int64_t min = 1, max = 1, multiple_of = 1, partitions = 0, partitions_multiple_of = 1;  // element_count
   int64_t factor = 1;                       // elements_times
+  int count = -1, width = -1;               // local_gather_layout: the int operands
+  int engine = -1;                          // rng_state_shape: the engine enum operand (-1: a [1, 1] seed)
 
   bool operator==(const CheckSpec&) const = default;
 };

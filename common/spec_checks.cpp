@@ -38,6 +38,10 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"elements_times", CheckKind::elements_times},
       {"int_at_least_elements", CheckKind::int_at_least_elements},
       {"int_at_most_elements", CheckKind::int_at_most_elements},
+      {"transposed_by_axes", CheckKind::transposed_by_axes},
+      {"shuffle_quadrants", CheckKind::shuffle_quadrants},
+      {"local_gather_layout", CheckKind::local_gather_layout},
+      {"rng_state_shape", CheckKind::rng_state_shape},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -187,6 +191,19 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
+  if (cs.kind == CheckKind::rng_state_shape) {  // one tensor, and the engine enum when the size depends on it
+    Node one = c.at("operands");
+    if (one.size() != 1) one.fail("rng_state_shape names exactly one operand");
+    cs.a = operand_ref(one.at(0), ins);
+    if (ins.operands[static_cast<std::size_t>(cs.a)].kind != OperandKind::tensor) one.at(0).fail("not a tensor operand");
+    if (c.has("engine")) {
+      cs.engine = operand_ref(c.at("engine"), ins);
+      const OperandSpec& e = ins.operands[static_cast<std::size_t>(cs.engine)];
+      if (e.kind != OperandKind::enumeration || spec.enums[static_cast<std::size_t>(e.enum_id)].name != "engine")
+        c.at("engine").fail("not an engine operand");
+    }
+    return cs;
+  }
   Node ops = c.at("operands");
   if (ops.size() != 2) ops.fail("a check names exactly two operands");
   cs.a = operand_ref(ops.at(0), ins);
@@ -225,6 +242,21 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     cs.axes = operand_ref(axes, ins);
     const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
     if (ax.kind != OperandKind::list || ax.list_items.size() != 1 || ax.required) axes.fail("not an optional list of single integers");
+  }
+  if (cs.kind == CheckKind::transposed_by_axes || cs.kind == CheckKind::shuffle_quadrants) {
+    const bool transpose = cs.kind == CheckKind::transposed_by_axes;
+    Node list = c.at(transpose ? "axes" : "mask");
+    cs.axes = operand_ref(list, ins);
+    const OperandSpec& ax = ins.operands[static_cast<std::size_t>(cs.axes)];
+    if (ax.kind != OperandKind::list || ax.list_items.size() != 1) list.fail("not a list of single integers");
+    if (!transpose && (!ax.required || ax.list_min_count != 32 || ax.list_max_count != 32)) list.fail("the mask is a required list of 32 integers");
+  }
+  if (cs.kind == CheckKind::local_gather_layout) {
+    for (const auto& [field, target] : {std::pair{"count", &cs.count}, std::pair{"width", &cs.width}}) {
+      Node f = c.at(field);
+      *target = operand_ref(f, ins);
+      if (ins.operands[static_cast<std::size_t>(*target)].kind != OperandKind::integer) f.fail("not an int operand");
+    }
   }
   bool needs_tensors = cs.kind != CheckKind::allowed_pairs && cs.kind != CheckKind::index_below;
   if (needs_tensors) {

@@ -37,6 +37,7 @@ template <class V> void fields(V& v, CheckSpec& c) {
   v(c.ops), v(c.integer_if_bitvec), v(c.float_if_arithmetic), v(c.false_if_bitvec);
   v(c.if_given), v(c.then_is), v(c.group_a), v(c.group_b), v(c.axes), v(c.memory_given);
   v(c.min), v(c.max), v(c.multiple_of), v(c.partitions), v(c.partitions_multiple_of), v(c.factor);  // element_count, elements_times, int_*
+  v(c.count), v(c.width), v(c.engine);  // issue 13: local_gather_layout, rng_state_shape
 }
 template <class V> void fields(V& v, FieldSpec& f) { v(f.operand), v(f.bits), v(f.count_bits); }
 template <class V> void fields(V& v, CostCase& c) { v(c.operands), v(c.memory), v(c.cycles), v(c.formula); }

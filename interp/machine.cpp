@@ -59,7 +59,21 @@ Machine make_machine(const Spec& spec, const Program& program) {
   }
   m.vector_accumulator.fill(-std::numeric_limits<float>::infinity());
   m.scalar_accumulator.fill(0.0f);
+  seed_vector_rng(m, 0);
+  seed_gpsimd_rng(m, 0);
   return m;
+}
+
+void seed_vector_rng(Machine& m, uint32_t seed) {
+  for (int lane = 0; lane < kLanes; ++lane)
+    for (int g = 0; g < kVectorGenerators; ++g)
+      m.vector_rng[static_cast<std::size_t>(lane)][static_cast<std::size_t>(g)] = seeded_state(seed, lane, kVectorGenerators, g);
+}
+
+void seed_gpsimd_rng(Machine& m, uint32_t seed) {
+  for (int lane = 0; lane < kLanes; ++lane)
+    for (int g = 0; g < kGpsimdGenerators; ++g)
+      m.gpsimd_rng[static_cast<std::size_t>(lane)][static_cast<std::size_t>(g)] = seeded_state(seed, lane, kGpsimdGenerators, g);
 }
 
 uint8_t* tensor_base(Machine& m, const Program& program, int32_t tensor) {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "program.hpp"
+#include "random_state.hpp"
 #include "spec.hpp"
 
 namespace nisa {
@@ -58,7 +59,15 @@ struct Machine {
   std::vector<ZeroedBytes> hbm;
   std::array<float, kLanes> vector_accumulator{};  // S1.3: starts at -inf
   std::array<float, kLanes> scalar_accumulator{};  // S1.3: starts at 0
+  // S11.5: the Vector and GpSimd engines' XORWOW generators per lane, as
+  // set_rng_seed(0) leaves them when the machine starts.
+  std::array<std::array<XorwowState, kVectorGenerators>, kLanes> vector_rng{};
+  std::array<std::array<XorwowState, kGpsimdGenerators>, kLanes> gpsimd_rng{};
 };
+
+// S11.5: every generator of both engines as seed `seed` sets them.
+void seed_vector_rng(Machine& m, uint32_t seed);
+void seed_gpsimd_rng(Machine& m, uint32_t seed);
 
 // Zero-filled memories sized by Spec::archs[program.arch]; HBM tensors zeroed
 // (inputs are filled by the caller).

@@ -56,3 +56,13 @@ bool tiles_overlap(const TileAccess& a, const TileAccess& b);
 bool same_layout(const TileAccess& a, const TileAccess& b);
 
 }  // namespace nisa
+
+namespace nisa {
+
+// Address of flat free element i of partition p of t (in t's row layout):
+// for instructions that move elements between positions (gathers, transposes).
+inline uint8_t* element_address(const TileAccess& t, int64_t p, int64_t i) {
+  return t.partition(p) + t.row_offsets[static_cast<std::size_t>(i / t.row_length)] + (i % t.row_length) * t.element_stride;
+}
+
+}  // namespace nisa

@@ -286,3 +286,84 @@ TEST_CASE("topk writes only its val_dst and idx_dst views") {
       }
   }
 }
+
+// Issue 13 data movement (S11): each writes its dst view only. One u32 block
+// [128, 20] holds every operand (dtypes reinterpreted per instruction through
+// @ aliases); views on partitions 32..63, dst at columns 2..5.
+TEST_CASE("issue 13 data movement writes only its dst view") {
+  struct Case {
+    std::string name;
+    int64_t dst_columns;  // dst view: partitions 32..63, 32-bit columns 2 .. 2 + dst_columns
+    std::function<void(TestMachine&, int32_t u32, int32_t u16, int32_t f32)> add;
+  };
+  auto rows = [](TestMachine& m, int32_t t, int64_t col, int64_t width) {
+    Operand o = m.rows(t, 32, 32);
+    o.view.dims[1] = DimSlice{col, width, 1};
+    return o;
+  };
+  const std::vector<Case> cases = {
+      {"dma_transpose", 4,
+       [&](TestMachine& m, int32_t, int32_t u16, int32_t) {
+         // u16 [32, 8] at 16-bit columns 4..11 (= 32-bit columns 2..5) from a [8, 32] HBM source
+         const int32_t src = m.tensor("src", Memory::hbm, Dtype::u16, {8, 32});
+         m.add("dma_transpose", {{"dst", rows(m, u16, 4, 8)}, {"src", m.whole(src)}});
+       }},
+      {"nc_stream_shuffle", 4,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) {
+         Operand mask;
+         mask.state = OperandState::list;
+         for (int i = 0; i < 32; ++i) mask.list.push_back(31 - i);
+         m.add("nc_stream_shuffle", {{"dst", rows(m, u32, 2, 4)}, {"src", rows(m, u32, 8, 4)}, {"shuffle_mask", mask}});
+       }},
+      {"local_gather", 4,
+       [&](TestMachine& m, int32_t, int32_t u16, int32_t f32) {
+         // index: 16-bit column 26 (zeros: 32-bit column 13 holds 0 in its low half)
+         m.add("local_gather", {{"dst", rows(m, f32, 2, 4)}, {"src_buffer", rows(m, f32, 8, 4)}, {"index", rows(m, u16, 26, 1)},
+                                {"num_valid_indices", integer(4)}});
+       }},
+      {"nc_n_gather", 4,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) {
+         m.add("nc_n_gather", {{"dst", rows(m, u32, 2, 4)}, {"data", rows(m, u32, 8, 4)}, {"indices", rows(m, u32, 13, 4)}});
+       }},
+      // S11.5 random numbers: the state instructions write no memory (0 columns).
+      {"rng", 4, [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rng", {{"dst", rows(m, u32, 2, 4)}}); }},
+      {"rand2", 4,
+       [&](TestMachine& m, int32_t, int32_t, int32_t f32) {
+         m.add("rand2", {{"dst", rows(m, f32, 2, 4)}, {"min", number(-1)}, {"max", rows(m, f32, 8, 1)}});
+       }},
+      {"dropout", 4,
+       [&](TestMachine& m, int32_t, int32_t, int32_t f32) {
+         m.add("dropout", {{"dst", rows(m, f32, 2, 4)}, {"data", rows(m, f32, 8, 4)}, {"prob", number(0.5)}});
+       }},
+      {"set_rng_seed", 0,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) {
+         Operand seed = m.rows(u32, 32, 1);
+         seed.view.dims[1] = DimSlice{8, 1, 1};
+         m.add("set_rng_seed", {{"src_seeds", seed}});
+       }},
+      {"rand_set_state", 0,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rand_set_state", {{"src_seeds", rows(m, u32, 2, 6)}}); }},
+      {"rand_get_state", 6,
+       [&](TestMachine& m, int32_t u32, int32_t, int32_t) { m.add("rand_get_state", {{"dst", rows(m, u32, 2, 6)}}); }},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.name);
+    TestMachine m;
+    const int32_t u32 = m.sbuf("block", Dtype::u32, {128, 20}, 0);
+    const int32_t u16 = m.sbuf("block16", Dtype::u16, {128, 40}, 0);
+    const int32_t f32 = m.sbuf("blockf", Dtype::f32, {128, 20}, 0);
+    c.add(m, u32, u16, f32);  // first: it may declare an HBM tensor, before the machine exists
+    // Values 7000 + i, except columns 13.. (indices): 0 so every gather index is in range.
+    for (int p = 0; p < 128; ++p)
+      for (int i = 0; i < 20; ++i) m.set<uint32_t>(u32, p, i, i >= 13 ? 0u : 7000u + static_cast<uint32_t>(i));
+    m.run();
+    for (int p = 0; p < 128; ++p)
+      for (int i = 0; i < 20; ++i) {
+        const bool written = p >= 32 && p < 64 && i >= 2 && i < 2 + c.dst_columns;
+        if (written) continue;
+        CAPTURE(p);
+        CAPTURE(i);
+        CHECK(m.get<uint32_t>(u32, p, i) == (i >= 13 ? 0u : 7000u + static_cast<uint32_t>(i)));
+      }
+  }
+}

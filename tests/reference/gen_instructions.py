@@ -673,3 +673,160 @@ def emit_topk(b):
     b.instr("topk", val_dst=val_dst, idx_dst=idx_dst, src=src, n=n)
     b.store(val_dst)
     b.store(idx_dst)
+
+
+# ---- issue 13: data movement (docs/SEMANTICS.md S11) ----
+
+TWO_BYTE = ["bf16", "f16", "i16", "u16"]
+
+
+def emit_dma_transpose(b):
+    """nki.isa.dma_transpose(dst, src, axes): 2-, 3- or 4-D src from HBM (2-D also from SBUF)."""
+    dtype = b.pick(TWO_BYTE)
+    rank = b.pick([2, 2, 3, 4])
+    shape = [int(b.rng.integers(1, 9)) for _ in range(rank - 1)] + [int(b.rng.integers(1, 129))]
+    axes = nki_ref.TRANSPOSE_AXES[rank]
+    values = b.values(dtype, (shape[0], int(np.prod(shape[1:]))), -100, 100)
+    if rank == 2 and b.chance(0.4):
+        src = b.tile(dtype, int(b.rng.integers(0, 128 - shape[0] + 1)), shape[0], [shape[1]], "sbuf")
+        b.load(src, values)
+    else:
+        src = b.hbm(dtype, shape, "input", values.reshape(shape))
+    dst_free = [shape[a] for a in axes[1:]]
+    dst = b.tile(dtype, int(b.rng.integers(0, 128 - shape[-1] + 1)), shape[-1], dst_free, "sbuf")
+    b.instr("dma_transpose", dst=dst, src=src, axes=list(axes) if b.chance(0.5) else None,
+            dge_mode=b.pick([None, "hwdge", "swdge"]))
+    b.store(dst)
+
+
+def emit_nc_stream_shuffle(b):
+    """nki.isa.nc_stream_shuffle(dst, src, shuffle_mask): quadrants of 32 partitions, 255 keeps."""
+    s, c = b.lanes()  # S1.5 starts are the docstring's quadrant starts too
+    dtype = any_dtype(b)
+    free = b.free_shape(48)
+    n = int(np.prod(free))
+    src_count = 1 if c <= 32 and b.chance(0.2) else c
+    last = c - 32 * ((c - 1) // 32)  # partitions of dst's last quadrant
+    mask = []
+    for i in range(32):
+        limit = min(32, src_count)
+        if i < last and src_count == c:
+            limit = min(limit, src_count - 32 * ((c - 1) // 32))
+        mask.append(255 if b.chance(0.2) else int(b.rng.integers(0, limit)))
+    if src_count == c and b.chance(0.3):  # in place
+        dst = src = b.tile(dtype, s, c, free, compute_mem(b))
+        b.load(src, b.values(dtype, (c, n), -50, 50))
+    else:
+        src = b.tile(dtype, b.pick([0, 32, 64, 96]) if src_count < c else s, src_count, free, compute_mem(b))
+        b.load(src, b.values(dtype, (src_count, n), -50, 50))
+        dst = b.tile(dtype, s, c, free, compute_mem(b))
+        b.load(dst, b.values(dtype, (c, n), -50, 50))
+    b.instr("nc_stream_shuffle", dst=dst, src=src, shuffle_mask=mask)
+    b.store(dst)
+
+
+def emit_local_gather(b):
+    """nki.isa.local_gather(dst, src_buffer, index, num_elem_per_idx, num_valid_indices)."""
+    s, c = b.pick([(0, 16), (32, 16), (64, 16), (96, 16), (0, 32), (96, 32), (0, 64), (64, 64), (0, 48),
+                   (0, 128), (0, 96)])
+    dtype = any_dtype(b)
+    n = int(b.rng.integers(1, 65))
+    width = b.pick([w for w in (1, 2, 4, 8, 16, 32) if w <= n])
+    k = int(b.rng.integers(1, 4))
+    valid = int(b.rng.integers(1, 16 * k + 1)) if b.chance(0.6) else None
+    used = valid if valid is not None else 16 * k
+    src = b.tile(dtype, s, c, [n], "sbuf")
+    b.load(src, b.values(dtype, (c, n), -50, 50))
+    index_values = b.rng.integers(0, n - width + 1, size=(c, k))
+    if b.chance(0.05):  # past the end: zero bits, and a --strict fault (S11.3)
+        index_values[0, 0] = n - width + 1
+    index = b.tile("u16", s, c, [k], "sbuf")
+    b.load(index, index_values)
+    dst = b.tile(dtype, s, c, [used * width], "sbuf")
+    b.instr("local_gather", dst=dst, src_buffer=src, index=index,
+            num_elem_per_idx=width if (width > 1 or b.chance(0.3)) else None, num_valid_indices=valid)
+    b.store(dst)
+
+
+def emit_nc_n_gather(b):
+    """nki.isa.nc_n_gather(dst, data, indices): per partition, over flattened free elements."""
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    data_free = b.free_shape(64)
+    n = int(np.prod(data_free))
+    free = b.free_shape(48)
+    m = int(np.prod(free))
+    data = b.tile(dtype, s, c, data_free, "sbuf")
+    b.load(data, b.values(dtype, (c, n), -50, 50))
+    index_values = b.rng.integers(0, n, size=(c, m))
+    if b.chance(0.05):  # out of range: zero bits, and a --strict fault (S11.4)
+        index_values[-1, -1] = n + int(b.rng.integers(0, 3))
+    indices = b.tile("u32", s, c, free, "sbuf")
+    b.load(indices, index_values)
+    dst = b.tile(dtype, s, c, free, "sbuf")
+    b.instr("nc_n_gather", dst=dst, data=data, indices=indices)
+    b.store(dst)
+
+
+# ---- issue 13: random numbers (docs/SEMANTICS.md S11.5) ----
+
+def maybe_seed(b):
+    """Sometimes set_rng_seed from a [1, 1] u32 or i32 tile first (else the state goes on)."""
+    if b.chance(0.5):
+        dtype = b.pick(["u32", "i32"])
+        seed = b.tile(dtype, 0, 1, [1], "sbuf")
+        b.load(seed, b.values(dtype, (1, 1)))
+        b.instr("set_rng_seed", src_seeds=seed)
+
+
+def emit_rng(b):
+    """nki.isa.rng(dst, engine): random bits truncated to an integer dtype."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    engine = b.pick(["vector", "vector", "gpsimd"]) if b.arch in ("trn2", "trn3") else "vector"
+    dst = b.tile(b.pick(INTS), s, c, b.free_shape(40), "sbuf" if engine == "gpsimd" else compute_mem(b))
+    b.instr("rng", dst=dst, engine=engine if (engine != "vector" or b.chance(0.3)) else None)
+    b.store(dst)
+
+
+def emit_rand2(b):
+    """nki.isa.rand2(dst, min, max) (v4+): uniform in [min, max) through float32."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    lo, lo_col = scalar_or_column(b, s, c, -8, 0, "f32")
+    hi, _ = scalar_or_column(b, s, c, 1, 9, "f32")
+    dtype = b.pick(["f32", "f32", "bf16", "f16", "tf32", "fp8e4m3", "fp8e5m2", "i8", "i16", "i32", "u8", "u16", "u32"])
+    dst = b.tile(dtype, s, c, b.free_shape(40), compute_mem(b))
+    b.instr("rand2", dst=dst, min=lo, max=hi)
+    b.store(dst)
+
+
+def emit_dropout(b):
+    """nki.isa.dropout(dst, data, prob): zero where u < prob, data's bits elsewhere."""
+    maybe_seed(b)
+    s, c = b.lanes()
+    dtype = any_dtype(b)
+    free = b.free_shape(40)
+    n = int(np.prod(free))
+    data = b.tile(dtype, s, c, free, compute_mem(b))
+    b.load(data, b.values(dtype, (c, n), -50, 50))
+    prob, _ = scalar_or_column(b, s, c, 0, 1, "f32")
+    dst = data if b.chance(0.2) else b.tile(dtype, b.shifted(s, c), c, free, compute_mem(b))
+    b.instr("dropout", dst=dst, data=data, prob=prob)
+    b.store(dst)
+
+
+def emit_rand_state(b):
+    """rand_set_state, draws from that state, rand_get_state (v3+; Vector forms v4+)."""
+    engine = b.pick(["gpsimd", "vector"]) if b.arch == "trn3" else "gpsimd"
+    words = 24 if engine == "vector" else 6
+    s, c = b.lanes()
+    src = b.tile("u32", s, c, [words], "sbuf")
+    b.load(src, b.rng.integers(0, 2 ** 32, size=(c, words)))
+    b.instr("rand_set_state", src_seeds=src, engine=engine if (engine != "gpsimd" or b.chance(0.3)) else None)
+    drawn = b.tile(b.pick(INTS), s, c, b.free_shape(20), "sbuf")
+    b.instr("rng", dst=drawn, engine=engine)
+    b.store(drawn)
+    dst = b.tile("u32", b.shifted(s, c), c, [words], "sbuf")
+    b.instr("rand_get_state", dst=dst, engine=engine)
+    b.store(dst)

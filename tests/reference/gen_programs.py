@@ -26,6 +26,8 @@ from gen_instructions import emit_nc_matmul, emit_nc_transpose, emit_tensor_copy
 from gen_vecops import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
 from gen_instructions import (emit_bn_aggr, emit_bn_stats, emit_max8, emit_nc_find_index8,  # noqa: E402
                               emit_nc_match_replace8, emit_sequence_bounds, emit_topk)
+from gen_instructions import emit_dma_transpose, emit_local_gather, emit_nc_n_gather, emit_nc_stream_shuffle  # noqa: E402
+from gen_instructions import emit_dropout, emit_rand2, emit_rand_state, emit_rng  # noqa: E402
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -33,6 +35,10 @@ ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
 
 def has_v3(b):
     return b.arch in ("trn2", "trn3")
+
+
+def has_v4(b):
+    return b.arch == "trn3"
 
 
 # ---- blocks: a few instructions with their loads and stores ----
@@ -257,6 +263,10 @@ BLOCKS = [  # (block, weight, needs)
 BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
     (emit_bn_stats, 0.5, None), (emit_bn_aggr, 0.5, None), (emit_max8, 0.5, None), (emit_nc_find_index8, 0.5, None),
     (emit_nc_match_replace8, 0.5, None), (emit_sequence_bounds, 0.4, None), (emit_topk, 0.4, None),
+    (emit_dma_transpose, 0.6, None), (emit_nc_stream_shuffle, 0.6, None),  # issue 13 data movement (S11)
+    (emit_local_gather, 0.5, None), (emit_nc_n_gather, 0.5, None),
+    (emit_rng, 0.5, None), (emit_rand2, 0.5, has_v4), (emit_dropout, 0.6, None),  # issue 13 random numbers (S11.5)
+    (emit_rand_state, 0.4, has_v3),
 ]
 
 

@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nasm_reader  # noqa: E402
 import ref_dtypes  # noqa: E402
+import ref_random  # noqa: E402
 from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402
 
 F32 = np.float32
@@ -894,6 +895,133 @@ def topk(m, o):
 
 SEMANTICS.update({f.__name__: f for f in (bn_stats, bn_aggr, max8, nc_find_index8, nc_match_replace8, sequence_bounds,
                                           topk)})
+
+
+# ---- issue 13: data movement and random numbers (docs/SEMANTICS.md S11) ----
+
+TRANSPOSE_AXES = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}  # NKI 0.6 dma_transpose, by src rank
+
+
+def dma_transpose(m, o):
+    """S11.1: dst = np.transpose(src, axes) with the axes of src's rank; bits copied exactly."""
+    src = o["src"]
+    shape = list(src.counts)
+    axes = TRANSPOSE_AXES[len(shape)]
+    assert tuple(o.get("axes", axes)) == axes, "axes do not match src's rank"
+    raw = m.read_raw(src).reshape(shape)
+    m.write_raw(o["dst"], np.transpose(raw, axes).reshape(shape[axes[0]], -1))
+
+
+def nc_stream_shuffle(m, o):
+    """S11.2: per quadrant of 32 partitions (relative to each tile), dst[32q + i] = src[32q + mask[i]];
+    mask 255 leaves the dst partition unchanged. All of src is read before dst is written."""
+    src = m.read_raw(o["src"])
+    dst = o["dst"]
+    out = m.read_raw(dst, check=False)
+    written = np.zeros(out.shape, dtype=bool)
+    for d in range(out.shape[0]):
+        k = o["shuffle_mask"][d % 32]
+        if k != 255:
+            out[d] = src[d // 32 * 32 + k]
+            written[d] = True
+    m.write_raw(dst, out, written)
+
+
+def local_gather(m, o):
+    """S11.3, NKI's golden formula: per GpSimd core (16 partitions), indices_1d =
+    index[core].flatten(order='F')[:num_valid_indices]; each partition takes
+    num_elem_per_idx contiguous elements of its own flattened row at every index.
+    Elements past the end of the row read as zero bits (--strict faults)."""
+    src = m.read_raw(o["src_buffer"])
+    index = m.read_raw(o["index"]).astype(np.int64)
+    n = o["num_elem_per_idx"]
+    valid = o.get("num_valid_indices", index.size // (index.shape[0] // 16))
+    out = np.zeros((src.shape[0], valid * n), dtype=src.dtype)
+    padded = np.concatenate([src, np.zeros((src.shape[0], 32), dtype=src.dtype)], axis=1)
+    for first in range(0, src.shape[0], 16):
+        indices_1d = index[first:first + 16].flatten(order="F")[:valid]
+        if np.any(indices_1d + n > src.shape[1]):
+            m.note_hazard("local_gather index past the end of the partition (S11.3)")
+        columns = (indices_1d[:, None] + np.arange(n)[None, :]).reshape(-1)
+        columns = np.minimum(columns, src.shape[1])  # past the end: a zero column
+        out[first:first + 16] = padded[first:first + 16][:, columns]
+    m.write_raw(o["dst"], out)
+
+
+def nc_n_gather(m, o):
+    """S11.4: dst[p, j] = data[p, indices[p, j]] over flattened free elements; an
+    index out of range gives zero bits (--strict faults)."""
+    data = m.read_raw(o["data"])
+    indices = m.read_raw(o["indices"]).astype(np.int64)
+    if np.any(indices >= data.shape[1]):
+        m.note_hazard("nc_n_gather index outside data's partition (S11.4)")
+    padded = np.concatenate([data, np.zeros((data.shape[0], 1), dtype=data.dtype)], axis=1)
+    m.write_raw(o["dst"], np.take_along_axis(padded, np.minimum(indices, data.shape[1]), axis=1))
+
+
+
+def _draws(m, engine, view):
+    """S11.5: 32-bit draws for every element of the view, row-major per partition."""
+    return ref_random.draw(m.rng[engine], m.lanes(view), int(np.prod(view.counts[1:], dtype=np.int64)))
+
+
+def rng(m, o):
+    """S11.5: random bits truncated to dst's integer dtype (its low bits)."""
+    dst = o["dst"]
+    bits = _draws(m, o["engine"], dst).astype(np.uint64)
+    m.write_raw(dst, ref_dtypes.encode_int(m.dtype(dst), _wrap(m.dtype(dst), bits)))
+
+
+def _wrap(dtype, bits):
+    """The low bits of each pattern as the integer value dtype holds (two's complement)."""
+    size = 8 * ref_dtypes.itemsize(dtype)
+    v = (bits & ((1 << size) - 1)).astype(np.int64)
+    if dtype.startswith("i"):
+        v = np.where(v >= 1 << (size - 1), v - (1 << size), v)
+    return v
+
+
+def rand2(m, o):
+    """S11.5: min + (max - min) * u in float32, u = (b >> 8) * 2^-24."""
+    dst = o["dst"]
+    p = m.partitions(dst)
+    lo = m.column(o["min"], p)
+    hi = m.column(o["max"], p)
+    u = ref_random.unit(_draws(m, "vector", dst))
+    with np.errstate(all="ignore"):
+        m.write(dst, (lo + (hi - lo).astype(F32) * u).astype(F32))
+
+
+def dropout(m, o):
+    """S11.5: zero (all bits) where u < prob, data's bits elsewhere."""
+    data = m.read_raw(o["data"])
+    prob = m.column(o["prob"], data.shape[0])
+    drop = ref_random.unit(_draws(m, "vector", o["dst"])) < prob
+    m.write_raw(o["dst"], np.where(drop, np.zeros_like(data), data))
+
+
+def set_rng_seed(m, o):
+    """S11.5: every Vector generator seeded from the 32-bit seed."""
+    seed = int(m.read_raw(o["src_seeds"]).reshape(-1)[0]) & 0xFFFFFFFF
+    m.rng["vector"] = ref_random.seeded(seed, "vector")
+
+
+def rand_set_state(m, o):
+    """S11.5: per lane, generator after generator, the words [x, y, z, w, v, d]."""
+    src = o["src_seeds"]
+    words = m.read_raw(src).astype(np.uint32)
+    state = m.rng[o["engine"]]
+    state[m.lanes(src)] = words.reshape(words.shape[0], state.shape[1], 6)
+
+
+def rand_get_state(m, o):
+    dst = o["dst"]
+    state = m.rng[o["engine"]]
+    m.write_raw(dst, state[m.lanes(dst)].reshape(len(m.lanes(dst)), -1).copy())
+
+
+SEMANTICS.update({f.__name__: f for f in (dma_transpose, nc_stream_shuffle, local_gather, nc_n_gather,
+                                          rng, rand2, dropout, set_rng_seed, rand_set_state, rand_get_state)})
 
 
 def run_program(text, inputs):

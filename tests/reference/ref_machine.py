@@ -8,6 +8,7 @@ same offset alias exactly as on the machine.
 import numpy as np
 
 import ref_dtypes
+import ref_random
 
 PARTITIONS = 128
 LANE_NEVER_RESET, LANE_OK, LANE_IDLE = 0, 1, 2  # S3 --strict states of an accumulator lane
@@ -37,6 +38,8 @@ class Machine:
         # accumulator lane states, and the first hazard met (line, reason).
         self.written = {m: np.zeros(a.shape, dtype=bool) for m, a in self.mem.items()}
         self.lane_state = {e: np.full(PARTITIONS, LANE_NEVER_RESET) for e in self.acc}
+        # S11.5: the XORWOW generators as set_rng_seed(0) leaves them at machine start.
+        self.rng = {e: ref_random.seeded(0, e) for e in ref_random.GENERATORS}
         self.line = 0
         self.hazard = None
         self.ambiguous = []  # strict-mode outcomes SEMANTICS.md leaves open

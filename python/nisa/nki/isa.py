@@ -102,6 +102,20 @@ SIGNATURES = {
                    ("is_moving_onezero", False), ("is_transpose", False), ("accumulate", None), ("tile_position", None),
                    ("tile_size", None), ("perf_mode", "none")], None, ("dst",), ()),
     "nc_transpose": ([("dst", None), ("data", _REQUIRED), ("engine", "unknown")], None, ("dst",), ()),
+    # issue 13: data movement (docs/SEMANTICS.md S11)
+    "dma_transpose": ([("dst", None), ("src", _REQUIRED), ("axes", None), ("priority", None), ("dge_mode", "unknown"),
+                       ("oob_mode", "error")], None, ("dst",), ()),
+    "nc_stream_shuffle": ([("dst", None), ("src", _REQUIRED), ("shuffle_mask", _REQUIRED)], None, ("dst",), ()),
+    "local_gather": ([("dst", None), ("src_buffer", _REQUIRED), ("index", _REQUIRED), ("num_elem_per_idx", 1),
+                      ("num_valid_indices", None)], None, ("dst",), ()),
+    "nc_n_gather": ([("dst", None), ("data", _REQUIRED), ("indices", _REQUIRED)], "indices", ("dst",), ()),
+    # issue 13: random numbers (S11.5); set_rng_seed and rand_set_state write no tile
+    "rng": ([("dst", None), ("engine", "vector")], None, ("dst",), ()),
+    "rand2": ([("dst", None), ("min", _REQUIRED), ("max", _REQUIRED)], None, ("dst",), ()),
+    "dropout": ([("dst", None), ("data", _REQUIRED), ("prob", _REQUIRED)], "data", ("dst",), ()),
+    "set_rng_seed": ([("src_seeds", _REQUIRED)], None, (), ()),
+    "rand_set_state": ([("src_seeds", _REQUIRED), ("engine", "gpsimd")], None, (), ()),
+    "rand_get_state": ([("dst", None), ("engine", "gpsimd")], None, ("dst",), ()),
 }
 # Issue 13, statistics and selection (docs/SEMANTICS.md S4.30-S4.35).
 SIGNATURES.update({
@@ -237,6 +251,10 @@ def _result_for(rec, mnemonic, like, bound, dtype):
     elif mnemonic in RESULT_COLUMNS and isinstance(bound.get(RESULT_COLUMNS[mnemonic][0]), NkiTensor):
         source, columns, default_dtype = RESULT_COLUMNS[mnemonic]
         shape, base_dtype = (bound[source].shape[0], columns), nl._dtype(default_dtype)
+    elif mnemonic == "dma_transpose":  # S11.1: the permutation of src's rank
+        src = bound["src"]
+        axes = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}.get(src.ndim, (1, 0))
+        shape, base_dtype = tuple(src.shape[a] for a in axes), src.dtype
     elif like is not None and isinstance(bound.get(like), NkiTensor):
         shape, base_dtype = bound[like].shape, bound[like].dtype
     else:
