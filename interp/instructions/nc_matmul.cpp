@@ -7,6 +7,8 @@
 // result is converted to dst's dtype. is_transpose starts the sum at -0.0 and
 // skips products whose moving value is zero, so an identity moving tile moves
 // every stationary value through unchanged (NaN, infinities and -0.0 included).
+// --strict also faults accumulating, on NeuronCore-v2/v3, onto PSUM bytes
+// that no earlier nc_matmul wrote (NKI: undefined there).
 #include <cstring>
 
 #include "../strict.hpp"
@@ -18,6 +20,7 @@ namespace slot = spec_operand::nc_matmul;
 
 struct Params {
   bool accumulate;
+  bool onto_other_writes;  // NeuronCore-v2/v3 accumulating onto bytes no earlier nc_matmul wrote (--strict fault)
   bool transpose;
   int64_t contraction;  // K, or 2K with double_row: rows of the float32 matrices
   int64_t m, n;
@@ -75,19 +78,34 @@ void run(const Step& s, Machine&) {
   store_matrix(dst, result);
 }
 
+// Which of dst's PSUM bytes an earlier nc_matmul wrote (then marks them all).
 // accumulate=None (NKI: "first write overwrites, subsequent writes
-// accumulate"): accumulates when an earlier nc_matmul wrote any byte of dst.
-bool earlier_matmul_wrote(const DecodeContext& c, const TileAccess& dst) {
+// accumulate") accumulates when any was.
+struct EarlierWrites {
+  bool any = false, all = true;
+};
+
+EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst) {
   uint8_t* flags = c.tiles.matmul_written_psum();
-  bool written = false;
+  EarlierWrites w;
   for_each_element(dst, 1, [&](int64_t, int64_t, const uint8_t* address) {
     uint8_t* f = flags + (address - c.machine.psum.data());
     for (int64_t b = 0; b < dst.element_size; ++b) {
-      written = written || f[b] != 0;
+      w.any = w.any || f[b] != 0;
+      w.all = w.all && f[b] != 0;
       f[b] = 1;
     }
   });
-  return written;
+  return w;
+}
+
+// --strict: NKI 0.6: "On NeuronCore-v2 and NeuronCore-v3, matmul accumulating
+// into a PSUM location that was value-initialized by a non-matmul instruction
+// ... is undefined behavior on hardware" (bytes never written at all are
+// already an S1.1 fault).
+void check_strict(const Step& s, const StrictFault& fault) {
+  if (s.params<Params>().onto_other_writes)
+    fault(s, "accumulates onto PSUM bytes that no earlier nc_matmul wrote, which is undefined on NeuronCore-v2 and -v3 (S8.3)");
 }
 
 void decode(const DecodeContext& c, Step& s) {
@@ -95,9 +113,10 @@ void decode(const DecodeContext& c, Step& s) {
   const TileAccess* stationary = c.tile(slot::stationary);
   const TileAccess* moving = c.tile(slot::moving);
   const bool double_row = c.enum_value<spec_enum::matmul_perf_mode>(slot::perf_mode) == spec_enum::matmul_perf_mode::double_row;
-  const bool written = earlier_matmul_wrote(c, *dst);
+  const EarlierWrites earlier = earlier_matmul_writes(c, *dst);
   Params k{};
-  k.accumulate = c.present(slot::accumulate) ? c.boolean(slot::accumulate) : written;
+  k.accumulate = c.present(slot::accumulate) ? c.boolean(slot::accumulate) : earlier.any;
+  k.onto_other_writes = k.accumulate && !earlier.all && c.spec.archs[static_cast<std::size_t>(c.program.arch)].version < 4;
   k.transpose = c.boolean(slot::is_transpose);
   k.contraction = stationary->partitions * (double_row ? 2 : 1);
   k.m = dst->partitions;
@@ -118,6 +137,6 @@ void decode(const DecodeContext& c, Step& s) {
 
 }  // namespace
 
-const InstructionSemantics nc_matmul_semantics{decode};
+const InstructionSemantics nc_matmul_semantics{decode, {.check = check_strict}};
 
 }  // namespace nisa

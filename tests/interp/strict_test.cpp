@@ -206,3 +206,39 @@ TEST_CASE("strict: Scalar accumulator lanes never reset (S1.3); idle keeps them 
     CHECK(m.get<float>(res, 0, 0) == 8.0f);
   }
 }
+
+// S8.3: an accumulating nc_matmul reads dst (never written: S1.1), and on
+// NeuronCore-v2/v3 accumulating onto PSUM that only a non-matmul instruction
+// wrote is undefined (NKI 0.6 docstring), a fault; NeuronCore-v4 allows it.
+TEST_CASE("strict: nc_matmul accumulating onto PSUM no nc_matmul wrote") {
+  for (const std::string arch : {"trn2", "trn3"}) {
+    CAPTURE(arch);
+    TestMachine m(arch);
+    const int32_t a = m.sbuf("a", Dtype::f32, {4, 4});
+    const int32_t p = m.psum("p", Dtype::f32, {4, 4});
+    const int32_t q = m.psum("q", Dtype::f32, {4, 4});
+    m.add("memset", {{"dst", m.whole(a)}, {"value", number(1)}});                                   // line 100
+    m.add("memset", {{"dst", m.whole(p)}, {"value", number(0)}});                                   // 101
+    m.add("nc_matmul", {{"dst", m.whole(q)}, {"stationary", m.whole(a)}, {"moving", m.whole(a)}});  // 102: overwrites
+    m.add("nc_matmul", {{"dst", m.whole(q)}, {"stationary", m.whole(a)}, {"moving", m.whole(a)}});  // 103: accumulates (None)
+    m.add("nc_matmul", {{"dst", m.whole(p)}, {"stationary", m.whole(a)}, {"moving", m.whole(a)}, {"accumulate", boolean(true)}});  // 104
+    const std::string f = strict_fault(m);
+    if (arch == "trn2") {
+      CHECK(f.rfind("test.nasm:104: error: accumulates onto PSUM bytes that no earlier nc_matmul wrote", 0) == 0);
+    } else {
+      CHECK(f.empty());
+      CHECK(m.get<float>(p, 0, 0) == 4.0f);  // 0 + four products of 1
+    }
+    CHECK(m.get<float>(q, 3, 3) == 8.0f);  // 4 + 4: the second product accumulated
+  }
+}
+
+TEST_CASE("strict: nc_matmul accumulating onto PSUM never written faults (S1.1)") {
+  TestMachine m("trn3");
+  const int32_t a = m.sbuf("a", Dtype::f32, {4, 4});
+  const int32_t p = m.psum("p", Dtype::f32, {4, 4});
+  m.add("memset", {{"dst", m.whole(a)}, {"value", number(1)}});
+  m.add("nc_matmul", {{"dst", m.whole(p)}, {"stationary", m.whole(a)}, {"moving", m.whole(a)}, {"accumulate", boolean(true)}});  // 101
+  const std::string f = strict_fault(m);
+  CHECK(f.rfind("test.nasm:101: error: reads an input element 0 of partition 0, psum bytes never written (S1.1)", 0) == 0);
+}

@@ -344,3 +344,34 @@ dma_copy dst=y[:, (i % 64) * 64:(i % 64) * 64 + 64], src=u[:, (i % 64) * 64:(i %
   CHECK(deps < 6 * program.instructions.size());  // direct dependencies only: a few per instruction
   CHECK(seconds < 20);                            // generous for sanitizer builds; Release takes well under 1 s
 }
+
+// S8.2: engine= puts tensor_copy and nc_transpose on the engine it names,
+// engine=unknown on the instruction's own; nc_matmul runs on the Tensor
+// Engine at its clock (trn2: 2.4 GHz) for MIN_II + N cycles (S6, estimate).
+TEST_CASE("engine= selects the engine an instruction is timed on") {
+  const Timeline t = timeline_of(R"(
+.arch trn2
+.sbuf a  f32 [128, 128]
+.sbuf b  f32 [128, 128]
+.psum p  f32 [128, 128]
+memset dst=a, value=1
+tensor_copy dst=b, src=a
+tensor_copy dst=b, src=a, engine=gpsimd
+tensor_copy dst=b, src=a, engine=scalar
+nc_transpose dst=p, data=a
+nc_transpose dst=b[0:32, 0:32], data=a[0:32, 0:32], engine=vector
+nc_matmul dst=p, stationary=a, moving=b
+)");
+  REQUIRE(t.instructions.size() == 7);
+  CHECK(t.instructions[1].engine == Engine::vector);
+  CHECK(t.instructions[2].engine == Engine::gpsimd);
+  CHECK(t.instructions[3].engine == Engine::scalar);
+  CHECK(t.instructions[4].engine == Engine::tensor);
+  CHECK(t.instructions[5].engine == Engine::vector);
+  CHECK(t.instructions[6].engine == Engine::tensor);
+  CHECK(t.clock_ghz[static_cast<int>(Engine::tensor)] == 2.4);
+  CHECK(t.instructions[6].cycles == 64 + 128);
+  CHECK(t.instructions[6].end_ns - t.instructions[6].start_ns == doctest::Approx((64 + 128) / 2.4));
+  // the matmul reads b, last written by the Scalar copy: a cross-engine wait
+  CHECK(depends(t, 6, 3, dependency_raw));
+}

@@ -541,8 +541,12 @@ def tensor_copy(m, o):
         m.write(dst, m.read(src))
 
 
+_ARCH_VERSION = {a["name"]: a["version"] for a in nasm_reader.SPEC["archs"]}
+
+
 def _matmul_wrote(m, view):
-    """Whether an earlier nc_matmul wrote any byte of the PSUM view; marks its bytes (S8.3 accumulate=None)."""
+    """(any, all): whether an earlier nc_matmul wrote any / every byte of the PSUM view; marks its
+    bytes (S8.3 accumulate=None)."""
     decl = m.decl(view)
     if not hasattr(m, "matmul_written"):
         m.matmul_written = np.zeros_like(m.written["psum"])
@@ -551,7 +555,7 @@ def _matmul_wrote(m, view):
     block = m.matmul_written[: decl.shape[0], off: off + nbytes]
     flags = block.reshape(list(decl.shape) + [size]).copy().reshape(-1, size)
     index = view.flat_index()
-    before = bool(flags[index].any())
+    before = bool(flags[index].any()), bool(flags[index].all())
     flags[index] = True
     m.matmul_written[: decl.shape[0], off: off + nbytes] = flags.reshape(decl.shape[0], -1)
     return before
@@ -574,12 +578,14 @@ def nc_matmul(m, o):
             if transpose:
                 prod = np.where(mv[k] != 0, prod, F32(-0.0))  # adding -0.0 changes nothing
             acc = (acc + prod).astype(F32)
-        earlier = _matmul_wrote(m, dst)
+        earlier_any, earlier_all = _matmul_wrote(m, dst)
         accumulate = o.get("accumulate")
         if accumulate is None:
-            accumulate = earlier
+            accumulate = earlier_any
         if accumulate:
             acc = (m.read(dst) + acc).astype(F32)
+            if not earlier_all and _ARCH_VERSION[m.prog.arch] < 4:
+                m.note_hazard("accumulates onto PSUM bytes no earlier nc_matmul wrote (S8.3, NeuronCore-v2/v3)")
     m.write(dst, acc)
 
 

@@ -44,6 +44,8 @@ def lint(prog):
         if ARCH_VERSION[spec["arch"]] > ARCH_VERSION[prog.arch]:
             problems.append(f"{where}: needs {spec['arch']}")
         engine = ENGINE_OF[ins.mnemonic]
+        if spec.get("engine_operand") and ins.ops.get(spec["engine_operand"], "unknown") != "unknown":
+            engine = ins.ops[spec["engine_operand"]]  # S8.2: engine= selects it
         for op_spec in spec["operands"]:
             v = ins.ops.get(op_spec["name"])
             if v is None and op_spec.get("required"):
@@ -68,6 +70,9 @@ def lint(prog):
             if engine != "dma" and not aligned(start, count):
                 problems.append(f"{where}: {op_spec['name']} partitions {start}+{count} break S1.5")
         for check in spec.get("constraints", []):
+            if check["check"] in ("on_engine", "matmul"):
+                problems += lint_tensor_engine(prog, ins, check, engine, where)
+                continue
             names = (list(check.get("operands", [])) + [None, None])[:2]  # one-operand checks: b is None
             a, b = (ins.ops.get(n) if n else None for n in names)
             if not (isinstance(a, nasm_reader.View) and isinstance(b, nasm_reader.View)):
@@ -88,4 +93,36 @@ def lint(prog):
                 problems.append(f"{where}: {check['operands']} both in {check['memory']}")
             if kind == "same_dtype_if_tensors" and prog.decls[a.name].dtype != prog.decls[b.name].dtype:
                 problems.append(f"{where}: {check['operands']} dtypes differ")
+            if kind == "transpose_of" and (ga[1] != gb[2] or ga[2] != gb[1]):
+                problems.append(f"{where}: {check['operands'][0]} is not {check['operands'][1]} transposed")
+    return problems
+
+
+def lint_tensor_engine(prog, ins, check, engine, where):
+    """The Tensor Engine batch's checks (SEMANTICS.md S8), the parts the generator must respect."""
+    problems = []
+    if check["check"] == "on_engine":
+        if engine not in check["engines"]:
+            return problems
+        for name in check.get("operands", []):
+            v = ins.ops.get(name)
+            if not isinstance(v, nasm_reader.View):
+                continue
+            if "memory" in check and prog.decls[v.name].memory != check["memory"]:
+                problems.append(f"{where}: {name} not in {check['memory']} on {engine}")
+            _, parts, elems = geometry(prog, v)
+            if "max_size" in check and max(parts, elems) > check["max_size"]:
+                problems.append(f"{where}: {name} larger than {check['max_size']} on {engine}")
+        if "arch" in check and ARCH_VERSION[check["arch"]] > ARCH_VERSION[prog.arch]:
+            problems.append(f"{where}: {engine} needs {check['arch']}")
+        return problems
+    dst, st, mv = (ins.ops.get(n) for n in check["operands"][:3])
+    split = 2 if ins.ops.get("perf_mode") == "double_row" else 1
+    _, k1, m = geometry(prog, st)
+    _, k2, n = geometry(prog, mv)
+    if k1 != k2 or geometry(prog, dst)[1:] != (m // split, n // split):
+        problems.append(f"{where}: matmul shapes")
+    size = ins.ops.get("tile_size") or [128, 128]
+    if k1 > size[0] or m // split > size[1]:
+        problems.append(f"{where}: stationary larger than the PE tile")
     return problems
