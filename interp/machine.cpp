@@ -11,6 +11,12 @@
 namespace nisa {
 
 ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
+  if (size <= kHeapBytes) {
+    auto* block = static_cast<uint8_t*>(::operator new(std::max<std::size_t>(size, 1), std::align_val_t{64}));
+    std::fill_n(block, size, uint8_t{0});
+    bytes_ = std::unique_ptr<uint8_t, Unmap>(block, Unmap{nullptr, 0});
+    return;
+  }
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
   const std::size_t body = (std::max<std::size_t>(size, 1) + page - 1) / page * page;
   const std::size_t mapped = body + 2 * page;
@@ -29,7 +35,13 @@ ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
   bytes_ = std::unique_ptr<uint8_t, Unmap>(first + slack, Unmap{static_cast<uint8_t*>(mapping), mapped});
 }
 
-void ZeroedBytes::Unmap::operator()(uint8_t*) const { ::munmap(mapping, mapped); }
+void ZeroedBytes::Unmap::operator()(uint8_t* p) const {
+  if (mapping == nullptr) {
+    ::operator delete(p, std::align_val_t{64});
+    return;
+  }
+  ::munmap(mapping, mapped);
+}
 
 namespace {
 // Bytes per partition the program's tensors of `memory` reach, rounded up to

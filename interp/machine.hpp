@@ -23,6 +23,9 @@ inline constexpr int kLanes = 128;
 // each side turns a stray access just outside it into a crash. Not calloc:
 // under AddressSanitizer a heap block of SBUF's size costs milliseconds of
 // shadow poisoning per allocation, which dominated every fuzz execution.
+// Buffers up to kHeapBytes come from the heap instead (zeroed, 64-byte
+// aligned): three syscalls per buffer would dominate a run of a tiny program
+// (nisa.run in process), and the allocator's own red zones guard them.
 class ZeroedBytes {
  public:
   ZeroedBytes() = default;
@@ -34,8 +37,9 @@ class ZeroedBytes {
   std::span<const uint8_t> bytes() const { return {data(), size_}; }
 
  private:
+  static constexpr std::size_t kHeapBytes = 64 << 10;
   struct Unmap {
-    uint8_t* mapping;  // the whole mapping, guard pages included (no initialisers:
+    uint8_t* mapping;  // the whole mapping, guard pages included, or nullptr: a heap block (no initialisers:
     std::size_t mapped;  // a nested class's are not usable inside its enclosing one)
     void operator()(uint8_t* p) const;
   };
