@@ -157,6 +157,11 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
     case CheckKind::rng_state_shape:
       if (c.engine < 0) return cat(a, " is a [1, 1] seed");
       return cat(a, " holds the XORWOW state words of each lane: 6 per partition with ", operand_name(is, c.engine), "=gpsimd, 24 with vector");
+    case CheckKind::mx_scale:
+      return cat(a, " has a multiple of 32 partitions; ", b, " has its elements per partition and at least 32 x (P/32 - 1) + 4 partitions ",
+                 "(the scales of quadrant q in partitions 32q..32q+3)");
+    case CheckKind::mx_matmul:
+      return cat(b, " has an even number of elements per partition, at most 128; ", a, " has that many partitions");
     case CheckKind::requires_operand: {
       if (c.if_given) return cat("if ", a, " is given, then ", b, " is given");
       std::vector<std::string> vals;

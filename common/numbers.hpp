@@ -174,6 +174,17 @@ template <>
 struct Element<Dtype::u16> : numbers_detail::IntElement<Dtype::u16, uint16_t> {};
 template <>
 struct Element<Dtype::u32> : numbers_detail::IntElement<Dtype::u32, uint32_t> {};
+// The MX types as their storage bits: the spec admits them only to the MX
+// instructions (which decode them, interp/mx_values.hpp) and to bit copies,
+// so these conversions exist for dispatch only and never reach a result.
+template <>
+struct Element<Dtype::fp8e4m3fn_x4> : numbers_detail::IntElement<Dtype::fp8e4m3fn_x4, uint32_t> {};
+template <>
+struct Element<Dtype::fp8e5m2_x4> : numbers_detail::IntElement<Dtype::fp8e5m2_x4, uint32_t> {};
+template <>
+struct Element<Dtype::fp4e2m1fn_x4> : numbers_detail::IntElement<Dtype::fp4e2m1fn_x4, uint16_t> {};
+template <>
+struct Element<Dtype::fp8e8m0> : numbers_detail::IntElement<Dtype::fp8e8m0, uint8_t> {};
 
 // Calls f(Element<T>{}) for the runtime dtype t and returns its result (every
 // instantiation must return the same type). Use it once per instruction to pick
@@ -194,6 +205,10 @@ decltype(auto) dispatch_dtype(Dtype t, F&& f) {
     case Dtype::u8: return f(Element<Dtype::u8>{});
     case Dtype::u16: return f(Element<Dtype::u16>{});
     case Dtype::u32: return f(Element<Dtype::u32>{});
+    case Dtype::fp8e4m3fn_x4: return f(Element<Dtype::fp8e4m3fn_x4>{});
+    case Dtype::fp8e5m2_x4: return f(Element<Dtype::fp8e5m2_x4>{});
+    case Dtype::fp4e2m1fn_x4: return f(Element<Dtype::fp4e2m1fn_x4>{});
+    case Dtype::fp8e8m0: return f(Element<Dtype::fp8e8m0>{});
   }
   throw std::invalid_argument("dispatch_dtype: not a Dtype");
 }

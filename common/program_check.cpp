@@ -561,6 +561,32 @@ struct InstructionChecker {
                     shape_text(v));
   }
 
+  // mx_scale (S13, NKI 0.6 quantize_mx/nc_matmul_mx): the packed data covers
+  // whole 32-partition quadrants; each quadrant's four groups of 8 partitions
+  // have their scales in partitions 32q..32q+3 of the scale tile, one per
+  // packed element.
+  void check_mx_scale(const CheckSpec& c) {
+    const TensorView& data = operand(c.a).view;
+    const TensorView& scale = operand(c.b).view;
+    const int64_t p = view_partitions(data);
+    if (p % 32 != 0)
+      return fail(c.a, quoted(key(c.a)) + " has " + std::to_string(p) + " partitions; MX data takes a multiple of 32 (groups of 8 partitions x 4 values)");
+    const int64_t needed = 32 * (p / 32 - 1) + 4;
+    if (view_partitions(scale) < needed || view_elements_per_partition(scale) != view_elements_per_partition(data))
+      fail(c.b, quoted(key(c.b)) + " must have " + std::to_string(view_elements_per_partition(data)) + " elements per partition and at least " +
+                    std::to_string(needed) + " partitions (scales of quadrant q in partitions 32q..32q+3), got " + shape_text(scale));
+  }
+
+  // mx_matmul (NKI 0.6 nc_matmul_mx): dst is [M, N] for a [K, M] stationary, M even and at most 128.
+  void check_mx_matmul(const CheckSpec& c) {
+    const int64_t m = view_elements_per_partition(operand(c.b).view);
+    if (m % 2 != 0 || m > 128)
+      return fail(c.b, quoted(key(c.b)) + " has " + std::to_string(m) + " elements per partition; nc_matmul_mx takes an even number up to 128");
+    if (view_partitions(operand(c.a).view) != m)
+      fail(c.a, quoted(key(c.a)) + " must have " + std::to_string(m) + " partitions (the elements per partition of " + quoted(key(c.b)) + "), got " +
+                    shape_text(operand(c.a).view));
+  }
+
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
@@ -657,6 +683,12 @@ struct InstructionChecker {
         return;
       case CheckKind::rng_state_shape:
         if (ta) check_rng_state_shape(c);
+        return;
+      case CheckKind::mx_scale:
+        if (ta && tb) check_mx_scale(c);
+        return;
+      case CheckKind::mx_matmul:
+        if (ta && tb) check_mx_matmul(c);
         return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);

@@ -176,15 +176,17 @@ uint32_t parse_dtype_mask(const Node& n, const Spec& spec, std::string& text) {
     std::string s = d.str();
     if (!text.empty()) text += ", ";
     text += s;
-    if (s == "any") {
-      mask |= (1u << kDtypeCount) - 1;
-    } else if (s == "float" || s == "int") {
-      for (int t = 0; t < kDtypeCount; ++t)
-        if ((s == "float") == dtype_is_float(static_cast<Dtype>(t))) mask |= 1u << t;
+    if (s == "any" || s == "float" || s == "int" || s == "mx") {
+      // any = float + int; the MX types (S13) only where a list says "mx" or names them.
+      for (int t = 0; t < kDtypeCount; ++t) {
+        const auto dt = static_cast<Dtype>(t);
+        const bool in = s == "any" ? !dtype_is_mx(dt) : s == "float" ? dtype_is_float(dt) : s == "int" ? dtype_is_int(dt) : dtype_is_mx(dt);
+        if (in) mask |= 1u << t;
+      }
     } else if (auto t = spec.find_dtype(s)) {
       mask |= 1u << static_cast<int>(*t);
     } else {
-      d.fail("unknown dtype \"" + s + "\" (a dtype name, any, float or int)");
+      d.fail("unknown dtype \"" + s + "\" (a dtype name, any, float, int or mx)");
     }
   }
   if (mask == 0) n.fail("empty list of dtypes");

@@ -151,6 +151,9 @@ enum class CheckKind : uint8_t {
   shuffle_quadrants,     // a, b: nc_stream_shuffle's quadrant starts, equal free elements, list `axes` (the mask) in range
   local_gather_layout,   // a (dst), b (index): 16-partition cores, a's elements = int `count` * int `width`
   rng_state_shape,       // a holds XORWOW states: [P, 6] gpsimd / [P, 24] vector by enum `engine`; [1, 1] (a seed) without
+  // issue 13, MX (S13):
+  mx_scale,              // a (packed data, P a multiple of 32), b (its scales): b has a's elements and covers partition 32 * (P/32 - 1) + 3
+  mx_matmul,             // a (dst), b (stationary): a's partitions = b's elements, b's elements even and <= 128
 };
 
 struct CheckSpec {

@@ -42,6 +42,8 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"shuffle_quadrants", CheckKind::shuffle_quadrants},
       {"local_gather_layout", CheckKind::local_gather_layout},
       {"rng_state_shape", CheckKind::rng_state_shape},
+      {"mx_scale", CheckKind::mx_scale},
+      {"mx_matmul", CheckKind::mx_matmul},
   };
   CheckSpec cs;
   Node k = c.at("check");

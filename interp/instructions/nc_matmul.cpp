@@ -11,6 +11,7 @@
 // that no earlier nc_matmul wrote (NKI: undefined there).
 #include <cstring>
 
+#include "../matmul_psum.hpp"
 #include "../strict.hpp"
 #include "instructions.hpp"
 
@@ -27,23 +28,6 @@ struct Params {
   float* scratch;  // stationary [contraction x m], moving [contraction x n], result and dst's old values [m x n]
 };
 
-// The tile's elements as float32, partition-major: out[p * elements + j].
-void load_matrix(const TileAccess& t, float* out) {
-  const int64_t rows = t.elements / t.row_length;
-  for (int64_t p = 0; p < t.partitions; ++p)
-    for (int64_t r = 0; r < rows; ++r)
-      t.load(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
-             out + p * t.elements + r * t.row_length);
-}
-
-void store_matrix(const TileAccess& t, const float* in) {
-  const int64_t rows = t.elements / t.row_length;
-  for (int64_t p = 0; p < t.partitions; ++p)
-    for (int64_t r = 0; r < rows; ++r)
-      t.store(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
-              in + p * t.elements + r * t.row_length);
-}
-
 void run(const Step& s, Machine&) {
   const Params& k = s.params<Params>();
   const TileAccess& dst = *s.dst;
@@ -57,46 +41,8 @@ void run(const Step& s, Machine&) {
   load_matrix(*s.in[1], moving);
   const float start = k.transpose ? -0.0f : 0.0f;
   for (int64_t i = 0; i < m * n; ++i) result[i] = start;
-  for (int64_t mi = 0; mi < m; ++mi) {
-    float* out = result + mi * n;
-    for (int64_t r = 0; r < rows; ++r) {
-      const float a = stationary[r * m + mi];
-      const float* b = moving + r * n;
-      if (k.transpose) {
-        for (int64_t j = 0; j < n; ++j)
-          if (b[j] != 0.0f) out[j] += a * b[j];
-      } else {
-        for (int64_t j = 0; j < n; ++j) out[j] += a * b[j];  // -ffp-contract=off: rounded product, then the add
-      }
-    }
-  }
-  if (k.accumulate) {
-    float* old = result + m * n;
-    load_matrix(dst, old);
-    for (int64_t i = 0; i < m * n; ++i) result[i] = old[i] + result[i];
-  }
-  store_matrix(dst, result);
-}
-
-// Which of dst's PSUM bytes an earlier nc_matmul wrote (then marks them all).
-// accumulate=None (NKI: "first write overwrites, subsequent writes
-// accumulate") accumulates when any was.
-struct EarlierWrites {
-  bool any = false, all = true;
-};
-
-EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst) {
-  uint8_t* flags = c.tiles.matmul_written_psum();
-  EarlierWrites w;
-  for_each_element(dst, 1, [&](int64_t, int64_t, const uint8_t* address) {
-    uint8_t* f = flags + (address - c.machine.psum.data());
-    for (int64_t b = 0; b < dst.element_size; ++b) {
-      w.any = w.any || f[b] != 0;
-      w.all = w.all && f[b] != 0;
-      f[b] = 1;
-    }
-  });
-  return w;
+  sum_products(stationary, moving, rows, m, n, k.transpose, result);
+  store_sum(dst, k.accumulate, result, result + m * n);
 }
 
 // --strict: NKI 0.6: "On NeuronCore-v2 and NeuronCore-v3, matmul accumulating

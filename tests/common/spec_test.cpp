@@ -99,7 +99,7 @@ TEST_CASE("broken specs are refused with the JSON path") {
   SUBCASE("unknown dtype") {
     json j = shipped();
     instruction(j, "nonzero_with_count")["operands"][0]["dtypes"][0] = "int64";
-    CHECK(error_of(j) == "isa-spec: /instructions/3/operands/0/dtypes/0: unknown dtype \"int64\" (a dtype name, any, float or int)");
+    CHECK(error_of(j) == "isa-spec: /instructions/3/operands/0/dtypes/0: unknown dtype \"int64\" (a dtype name, any, float, int or mx)");
   }
   SUBCASE("dtype size disagrees with the model") {
     json j = shipped();

@@ -367,3 +367,49 @@ TEST_CASE("issue 13 data movement writes only its dst view") {
       }
   }
 }
+
+// MX (S13): quantize_mx writes exactly its dst view and its dst_scale view
+// (32 data partitions: scale partitions 0..3 of the view); nc_matmul_mx
+// exactly its dst view.
+TEST_CASE("quantize_mx and nc_matmul_mx write only their dst views") {
+  auto view = [](TestMachine& m, int32_t t, int64_t p0, int64_t parts, int64_t col, int64_t width) {
+    Operand o = m.rows(t, p0, parts);
+    o.view.dims[1] = DimSlice{col, width, 1};
+    return o;
+  };
+  for (const std::string name : {"quantize_mx", "nc_matmul_mx"}) {
+    CAPTURE(name);
+    TestMachine m;
+    const int32_t src = m.sbuf("src", Dtype::bf16, {128, 16});
+    const int32_t packed = m.sbuf("packed", Dtype::fp8e4m3fn_x4, {128, 12});
+    const int32_t scale = m.sbuf("scale", Dtype::fp8e8m0, {128, 12});
+    const int32_t acc = m.psum("acc", Dtype::f32, {128, 48});
+    for (int p = 0; p < 128; ++p) {
+      for (int i = 0; i < 16; ++i) m.set<uint16_t>(src, p, i, 0x3FC0);  // 1.5
+      for (int i = 0; i < 12; ++i) m.set<uint32_t>(packed, p, i, 0x3A3A3A3Au + static_cast<uint32_t>(i));
+      for (int i = 0; i < 12; ++i) m.set<uint8_t>(scale, p, i, static_cast<uint8_t>(100 + i));
+      for (int i = 0; i < 48; ++i) m.set<float>(acc, p, i, 7.0f + static_cast<float>(i));
+    }
+    const bool quantize = name == "quantize_mx";
+    if (quantize)
+      m.add("quantize_mx", {{"dst", view(m, packed, 32, 32, 2, 4)}, {"src", m.rows(src, 32, 32)}, {"dst_scale", view(m, scale, 32, 4, 2, 4)}});
+    else
+      m.add("nc_matmul_mx", {{"dst", view(m, acc, 0, 4, 2, 4)}, {"stationary", view(m, packed, 32, 32, 0, 4)}, {"moving", view(m, packed, 32, 32, 6, 4)},
+                             {"stationary_scale", view(m, scale, 32, 4, 0, 4)}, {"moving_scale", view(m, scale, 32, 4, 6, 4)}});
+    m.run();
+    for (int p = 0; p < 128; ++p) {
+      CAPTURE(p);
+      for (int i = 0; i < 12; ++i) {
+        CAPTURE(i);
+        const bool in_cols = i >= 2 && i < 6;
+        if (!(quantize && in_cols && p >= 32 && p < 64)) CHECK(m.get<uint32_t>(packed, p, i) == 0x3A3A3A3Au + static_cast<uint32_t>(i));
+        if (!(quantize && in_cols && p >= 32 && p < 36)) CHECK(m.get<uint8_t>(scale, p, i) == static_cast<uint8_t>(100 + i));
+      }
+      for (int i = 0; i < 48; ++i) {
+        CAPTURE(i);
+        if (!(!quantize && p < 4 && i >= 2 && i < 6)) CHECK(m.get<float>(acc, p, i) == 7.0f + static_cast<float>(i));
+      }
+    }
+    if (quantize) CHECK(m.get<uint8_t>(scale, 32, 2) == 127 + 0 - 7);  // 1.5: exponent 0, e4m3fn: 2^(0 - 7) -> byte 120
+  }
+}

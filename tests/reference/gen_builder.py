@@ -13,7 +13,9 @@ DTYPE_SPELLINGS = {  # LANGUAGE.md 2.2 aliases, used now and then
     "fp8e4m3": ["float8_e4m3"], "fp8e4m3fn": ["float8_e4m3fn"], "fp8e5m2": ["float8_e5m2"],
 }
 INT_RANGES = {"i8": (-128, 127), "i16": (-3000, 3000), "i32": (-100000, 100000),
-              "u8": (0, 255), "u16": (0, 5000), "u32": (0, 200000)}
+              "u8": (0, 255), "u16": (0, 5000), "u32": (0, 200000),
+              # MX (S13) bits: filler only; the MX emitters make their own values
+              "fp8e4m3fn_x4": (0, 0x3E3E3E3E), "fp8e5m2_x4": (0, 0x3B3B3B3B), "fp4e2m1fn_x4": (0, 65535), "fp8e8m0": (110, 140)}
 
 
 def fmt(x):

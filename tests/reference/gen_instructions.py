@@ -5,6 +5,7 @@ reduce_cmd from the caller so chains can be built from them (S3)."""
 import numpy as np
 
 import nki_ref
+import ref_dtypes
 from gen_builder import FP32_MIN, Tile
 
 F32 = np.float32
@@ -829,4 +830,64 @@ def emit_rand_state(b):
     b.store(drawn)
     dst = b.tile("u32", b.shifted(s, c), c, [words], "sbuf")
     b.instr("rand_get_state", dst=dst, engine=engine)
+    b.store(dst)
+
+
+# ---- issue 13, MX batch (SEMANTICS.md S13, trn3) ----
+
+MX_PACKED = ["fp8e4m3fn_x4", "fp8e5m2_x4", "fp4e2m1fn_x4"]
+
+
+def mx_scale_partitions(k):
+    """Partitions a scale tile needs for k data partitions (S13: quadrant q's groups in 32q..32q+3)."""
+    return 32 * (k // 32 - 1) + 4
+
+
+def mx_packed_values(b, dtype, shape):
+    """Random packed bits with no NaN/inf codes."""
+    if dtype == "fp4e2m1fn_x4":
+        return b.rng.integers(0, 1 << 16, size=shape).astype(np.int64)
+    codes = b.rng.integers(0, 256, size=shape + (4,)).astype(np.uint8)
+    bad = (codes & 0x7F) == 0x7F if dtype == "fp8e4m3fn_x4" else (codes & 0x7C) == 0x7C
+    codes[bad] &= 0xBB
+    return codes.view("<u4").reshape(shape).astype(np.int64)
+
+
+def emit_quantize_mx(b):
+    """S13.1: f16/bf16 [K, 4n] -> packed fp8 [K, n] and e8m0 scales."""
+    k, n = b.pick([32, 64, 96, 128]), int(b.rng.integers(1, 33))
+    sdt = b.pick(["f16", "bf16"])
+    src = b.tile(sdt, 0, k, [4 * n], "sbuf")
+    values = b.values(sdt, (k, 4 * n), -100, 100, specials=b.chance(0.2))
+    if b.chance(0.5):  # groups of very different magnitudes, and all-zero groups
+        values = values * np.repeat(2.0 ** b.rng.integers(-12, 4, size=(k // 8, n)), 8, axis=0).repeat(4, axis=1)
+        values[:8, :4] = 0.0
+        values = ref_dtypes.round_to(sdt, values.astype(np.float32)).astype(np.float64)
+    b.load(src, values)
+    dst = b.tile(b.pick(MX_PACKED[:2]), 0, k, [n], "sbuf")
+    scale = b.tile(b.pick(["fp8e8m0", "u8"]), 0, mx_scale_partitions(k), [n], "sbuf")
+    b.instr("quantize_mx", dst=dst, src=src, dst_scale=scale)
+    b.store(dst)
+    b.store(scale)
+
+
+def emit_nc_matmul_mx(b):
+    """S13.2: packed [K, M] and [K, N] with their scales into PSUM, sometimes accumulated."""
+    k, m, n = b.pick([32, 64, 96, 128]), 2 * int(b.rng.integers(1, 65)), int(b.rng.integers(1, 65))
+    ops = []
+    for f in (m, n):
+        dt = b.pick(MX_PACKED)
+        t = b.tile(dt, 0, k, [f], "sbuf")
+        b.load(t, mx_packed_values(b, dt, (k, f)))
+        sdt = b.pick(["fp8e8m0", "u8"])
+        sc = b.tile(sdt, 0, mx_scale_partitions(k), [f], "sbuf")
+        b.load(sc, b.rng.integers(112, 136, size=(mx_scale_partitions(k), f)))
+        ops += [t, sc]
+    dst = b.tile(b.pick(["f32", "f32", "bf16"]), 0, m, [n], "psum")
+    if dst.mem != "psum":  # PSUM budget used up
+        return
+    common = dict(dst=dst, stationary=ops[0], moving=ops[2], stationary_scale=ops[1], moving_scale=ops[3])
+    b.instr("nc_matmul_mx", accumulate=b.pick([False, None]), **common)
+    if b.chance(0.5):
+        b.instr("nc_matmul_mx", accumulate=b.pick([True, None]), **common)
     b.store(dst)

@@ -17,6 +17,7 @@ import numpy as np
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nasm_reader  # noqa: E402
 import ref_dtypes  # noqa: E402
+import ref_mx  # noqa: E402
 import ref_random  # noqa: E402
 from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402
 
@@ -1064,3 +1065,42 @@ def main(argv=None):
 
 if __name__ == "__main__":
     sys.exit(main())
+
+
+# ---- issue 13, MX batch (docs/SEMANTICS.md S13) ----
+
+def quantize_mx(m, o):
+    """S13.1: groups of 8 partitions x 4 values share an e8m0 scale (ref_mx.quantize);
+    the scale bytes land in partitions 32*(b//4) + b%4 of dst_scale (the whole tile counts as written)."""
+    packed, scales = ref_mx.quantize(m.dtype(o["dst"]), m.read(o["src"]))
+    m.write_raw(o["dst"], packed)
+    scale = m.read_raw(o["dst_scale"], check=False)
+    scale[ref_mx.scale_rows(packed.shape[0])] = scales
+    m.write_raw(o["dst_scale"], scale)
+
+
+def nc_matmul_mx(m, o):
+    """S13.2: dequantized values (ref_mx.dequantize) as rows (k, q) of [4K, M] and [4K, N] matrices,
+    then nc_matmul's sum: float32 products added from 0, rows ascending; accumulate as nc_matmul."""
+    dst = o["dst"]
+    st_name, mv_name = m.dtype(o["stationary"]), m.dtype(o["moving"])
+    st_raw, mv_raw = m.read_raw(o["stationary"]), m.read_raw(o["moving"])
+    st = ref_mx.dequantize(st_name, st_raw, m.read_raw(o["stationary_scale"], check=False))
+    mv = ref_mx.dequantize(mv_name, mv_raw, m.read_raw(o["moving_scale"], check=False))
+    k = st_raw.shape[0]
+    st = st.reshape(k, -1, 4).transpose(0, 2, 1).reshape(4 * k, -1)  # row 4k + q: value q of partition k
+    mv = mv.reshape(k, -1, 4).transpose(0, 2, 1).reshape(4 * k, -1)
+    acc = np.zeros((st.shape[1], mv.shape[1]), dtype=F32)
+    with np.errstate(all="ignore"):
+        for r in range(st.shape[0]):
+            acc = (acc + np.multiply.outer(st[r], mv[r]).astype(F32)).astype(F32)
+        earlier = _matmul_wrote(m, dst)[0]  # any earlier write (S8.3 accumulate=None)
+        accumulate = o.get("accumulate")
+        if accumulate is None:
+            accumulate = earlier
+        if accumulate:
+            acc = (m.read(dst) + acc).astype(F32)
+    m.write(dst, acc)
+
+
+SEMANTICS.update({f.__name__: f for f in (quantize_mx, nc_matmul_mx)})

@@ -26,6 +26,11 @@ DTYPES = {
     "u8": (np.uint8, "int"),
     "u16": (np.uint16, "int"),
     "u32": (np.uint32, "int"),
+    # MX (S13): packed values and e8m0 scales, kept as their bits (ref_mx.py decodes them)
+    "fp8e4m3fn_x4": (np.uint32, "mx"),
+    "fp8e5m2_x4": (np.uint32, "mx"),
+    "fp4e2m1fn_x4": (np.uint16, "mx"),
+    "fp8e8m0": (np.uint8, "mx"),
 }
 
 ALIASES = {
@@ -33,6 +38,8 @@ ALIASES = {
     "tfloat32": "tf32", "float8_e4m3": "fp8e4m3", "float8_e4m3fn": "fp8e4m3fn",
     "float8_e5m2": "fp8e5m2", "int8": "i8", "int16": "i16", "int32": "i32",
     "uint8": "u8", "bool": "u8", "uint16": "u16", "uint32": "u32",
+    "float8_e4m3fn_x4": "fp8e4m3fn_x4", "float8_e5m2_x4": "fp8e5m2_x4", "float4_e2m1fn_x4": "fp4e2m1fn_x4",
+    "float8_e8m0fnu": "fp8e8m0",
 }
 
 FLOAT_TYPES = [n for n, (_, c) in DTYPES.items() if c == "float"]
@@ -43,6 +50,7 @@ NPY_DTYPE = {
     "f32": np.float32, "bf16": np.float32, "f16": np.float16, "tf32": np.float32,
     "fp8e4m3": np.float32, "fp8e4m3fn": np.float32, "fp8e5m2": np.float32,
     "i8": np.int8, "i16": np.int16, "i32": np.int32, "u8": np.uint8, "u16": np.uint16, "u32": np.uint32,
+    "fp8e4m3fn_x4": np.uint32, "fp8e5m2_x4": np.uint32, "fp4e2m1fn_x4": np.uint16, "fp8e8m0": np.uint8,
 }
 
 

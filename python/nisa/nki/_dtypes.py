@@ -24,6 +24,11 @@ TABLE = {
     "uint16": ("u16", 2, np.uint16),
     "uint32": ("u32", 4, np.uint32),
     "bool_": ("u8", 1, np.bool_),
+    # MX (docs/SEMANTICS.md S13): bits at the boundary, as in .npy files
+    "float8_e4m3fn_x4": ("fp8e4m3fn_x4", 4, np.uint32),
+    "float8_e5m2_x4": ("fp8e5m2_x4", 4, np.uint32),
+    "float4_e2m1fn_x4": ("fp4e2m1fn_x4", 2, np.uint16),
+    "float8_e8m0fnu": ("fp8e8m0", 1, np.uint8),
 }
 
 _ALIASES = {"bool": "bool_", "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "f32": "float32", "f16": "float16",

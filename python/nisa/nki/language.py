@@ -23,6 +23,8 @@ int8, int16, int32 = "int8", "int16", "int32"
 uint8, uint16, uint32 = "uint8", "uint16", "uint32"
 float16, float32, bfloat16, tfloat32 = "float16", "float32", "bfloat16", "tfloat32"
 float8_e4m3, float8_e4m3fn, float8_e5m2 = "float8_e4m3", "float8_e4m3fn", "float8_e5m2"
+float8_e4m3fn_x4, float8_e5m2_x4, float4_e2m1fn_x4 = "float8_e4m3fn_x4", "float8_e5m2_x4", "float4_e2m1fn_x4"
+float8_e8m0fnu = "float8_e8m0fnu"
 
 sbuf, psum, hbm, private_hbm, shared_hbm = "sbuf", "psum", "hbm", "private_hbm", "shared_hbm"
 

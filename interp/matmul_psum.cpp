@@ -1,0 +1,63 @@
+#include "matmul_psum.hpp"
+
+#include "strict.hpp"
+#include "tile_table.hpp"
+
+namespace nisa {
+
+void load_matrix(const TileAccess& t, float* out) {
+  const int64_t rows = t.elements / t.row_length;
+  for (int64_t p = 0; p < t.partitions; ++p)
+    for (int64_t r = 0; r < rows; ++r)
+      t.load(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
+             out + p * t.elements + r * t.row_length);
+}
+
+void store_matrix(const TileAccess& t, const float* in) {
+  const int64_t rows = t.elements / t.row_length;
+  for (int64_t p = 0; p < t.partitions; ++p)
+    for (int64_t r = 0; r < rows; ++r)
+      t.store(t.partition(p) + t.row_offsets[static_cast<std::size_t>(r)], t.element_stride, t.row_length,
+              in + p * t.elements + r * t.row_length);
+}
+
+void sum_products(const float* stationary, const float* moving, int64_t rows, int64_t m, int64_t n, bool transpose, float* result) {
+  for (int64_t mi = 0; mi < m; ++mi) {
+    float* out = result + mi * n;
+    for (int64_t r = 0; r < rows; ++r) {
+      const float a = stationary[r * m + mi];
+      const float* b = moving + r * n;
+      if (transpose) {
+        for (int64_t j = 0; j < n; ++j)
+          if (b[j] != 0.0f) out[j] += a * b[j];
+      } else {
+        for (int64_t j = 0; j < n; ++j) out[j] += a * b[j];  // -ffp-contract=off: rounded product, then the add
+      }
+    }
+  }
+}
+
+void store_sum(const TileAccess& dst, bool accumulate, float* sum, float* old) {
+  if (accumulate) {
+    load_matrix(dst, old);
+    const int64_t count = dst.partitions * dst.elements;
+    for (int64_t i = 0; i < count; ++i) sum[i] = old[i] + sum[i];
+  }
+  store_matrix(dst, sum);
+}
+
+EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst) {
+  uint8_t* flags = c.tiles.matmul_written_psum();
+  EarlierWrites w;
+  for_each_element(dst, 1, [&](int64_t, int64_t, const uint8_t* address) {
+    uint8_t* f = flags + (address - c.machine.psum.data());
+    for (int64_t b = 0; b < dst.element_size; ++b) {
+      w.any = w.any || f[b] != 0;
+      w.all = w.all && f[b] != 0;
+      f[b] = 1;
+    }
+  });
+  return w;
+}
+
+}  // namespace nisa
