@@ -77,6 +77,8 @@ void decode(const DecodeContext& c, Step& s) {
     srcs[j] = c.tiles.with_rows(all[static_cast<std::size_t>(j) + 1], s.row_length);
     sides[j] = indirect_side(c, views[static_cast<std::size_t>(j)]);
     k.per_partition = k.per_partition || views[static_cast<std::size_t>(j)].indirect == IndirectKind::vector;
+    // --strict (S1.1) checks the reads of the step's inputs: the first three static srcs.
+    if (!sides[j] && s.inputs < 3) s.in[s.inputs++] = srcs[j];
   }
   const auto row_bytes = sizeof(float) * static_cast<std::size_t>(s.row_length);
   k.srcs = srcs;

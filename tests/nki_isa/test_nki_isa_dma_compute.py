@@ -126,5 +126,18 @@ def test_gather_rmw(nisa):
     nisa.equal("out", out, golden)
 
 
+def test_strict_unwritten_source(nisa):
+    nasm = """
+.hbm a f32 [4, 3] input
+.hbm o f32 [4, 3] output
+.sbuf t f32 [4, 3]
+.sbuf u f32 [4, 3]
+dma_copy dst=t, src=a
+dma_compute dst=o, srcs=[t, u], reduce_op=add
+"""
+    err = nisa.run(nasm, inputs={"a": np.ones([4, 3], dtype=np.float32)}, args=["--strict"], expect_status=3)
+    assert "never written" in err and ":7:" in err, err
+
+
 if __name__ == "__main__":
     main(globals())
