@@ -128,6 +128,11 @@ std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& 
       return spec.enums[static_cast<std::size_t>(os.enum_id)].values[static_cast<std::size_t>(op.integer)].name;
     case OperandState::boolean: return op.integer ? "true" : "false";
     case OperandState::list: return list_text(op.list, os.list_items.size());
+    case OperandState::tensor_list: {
+      std::string s = "[";
+      for (std::size_t k = 0; k < op.views.size(); ++k) s += (k ? ", " : "") + view_text(p, op.views[k]);
+      return s + "]";
+    }
     case OperandState::absent: break;
   }
   return "";

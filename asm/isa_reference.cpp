@@ -154,6 +154,9 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       return cat(b, " starts at a multiple of 16 and covers whole 16-partition GpSimd cores; ", operand_name(is, c.width), " is 1, 2, 4, 8, 16 or 32; ",
                  operand_name(is, c.count), " (default: all of a core's indices) is at most a core's indices and 4096; ", a, " holds ",
                  operand_name(is, c.count), " x ", operand_name(is, c.width), " elements per partition");
+    case CheckKind::dma_compute_sources:
+      return cat("every entry of ", b, " has the shape of ", a, "; ", operand_name(is, c.axes), " (if given) holds one scale per entry; ",
+                 operand_name(is, c.count), " is true; with a vector_offset/scalar_offset view, ", b, " holds exactly 2 entries");
     case CheckKind::rng_state_shape:
       if (c.engine < 0) return cat(a, " is a [1, 1] seed");
       return cat(a, " holds the XORWOW state words of each lane: 6 per partition with ", operand_name(is, c.engine), "=gpsimd, 24 with vector");
@@ -237,6 +240,7 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
     if (flags) how = "1 presence bit, then ";
     switch (os.kind) {
       case OperandKind::tensor: how += "tensor index, then the view"; break;
+      case OperandKind::tensor_list: how += "view count, then each view as a tensor operand"; break;
       case OperandKind::tensor_or_scalar: how += "1 kind bit, then tensor index and view, or a 32-bit scalar"; ++flags; break;
       case OperandKind::scalar: how += os.integer_if_dtype_of >= 0 ? "float32 or int32 bits" : "float32 bits"; break;
       case OperandKind::enumeration: how += "value index"; break;
@@ -247,9 +251,11 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
                    std::to_string(f.bits), " bits)");
         break;
     }
-    const int fixed_bits = os.kind == OperandKind::list ? f.count_bits : f.bits;
-    const std::string bits_text = os.kind == OperandKind::list ? cat(std::to_string(f.bits), " per integer, after a ", std::to_string(f.count_bits), "-bit count")
-                                                                : std::to_string(f.bits);
+    const bool counted = os.kind == OperandKind::list || os.kind == OperandKind::tensor_list;
+    const int fixed_bits = counted ? f.count_bits : f.bits;
+    const std::string bits_text = counted ? cat(std::to_string(f.bits), os.kind == OperandKind::list ? " per integer" : " per tensor index",
+                                                ", after a ", std::to_string(f.count_bits), "-bit count")
+                                          : std::to_string(f.bits);
     out << "| " << code(os.name) << " | " << bits_text << (flags ? " + " + std::to_string(flags) : "") << " | " << how << " |\n";
     fixed += fixed_bits + flags;
   }

@@ -89,6 +89,26 @@ void resolve_list(const AssemblyState& state, const OperandSpec& os, TokenCursor
   }
 }
 
+// `[view, view, ...]` (dma_compute's srcs): each entry is read as a tensor
+// operand; the count is checked against the spec with the other checks.
+void resolve_tensor_list(const AssemblyState& state, const OperandSpec& os, TokenCursor& cur, Operand& o) {
+  const std::string what = quoted(os.name);
+  if (!cur.accept('[')) throw SourceError{cur.peek().column, what + " takes a list of tensors like [a, b], got " + describe_value(state, cur.peek())};
+  o.state = OperandState::tensor_list;
+  if (cur.accept(']')) return;
+  while (true) {
+    const Token& at = cur.peek();
+    const int tensor = at.kind == TokenKind::identifier ? state.find_tensor(at.text) : -1;
+    if (tensor < 0 && !(at.kind == TokenKind::identifier && find_pattern_tensor(state, at.text) >= 0))
+      throw SourceError{at.column, what + " takes a list of tensors, got " + describe_value(state, at) +
+                                       (at.kind == TokenKind::identifier ? did_you_mean(at.text, state.tensor_names()) : "")};
+    o.views.emplace_back();
+    parse_tensor_view(state, cur, o.views.back(), tensor);
+    if (cur.accept(']')) return;
+    if (!cur.accept(',')) throw SourceError{cur.peek().column, "expected ',' or ']' in the list " + what};
+  }
+}
+
 }  // namespace
 
 float round_to_float32(double v) {
@@ -139,6 +159,7 @@ void reset_operand(Operand& out) {
   out.scalar = 0;
   out.integer = 0;
   out.list.clear();
+  out.views.clear();
 }
 
 int find_pattern_tensor(const AssemblyState& state, std::string_view name) {
@@ -314,7 +335,8 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
       o.state = OperandState::integer;
       o.integer = static_cast<int64_t>(d.number);
       break;
-    case OperandKind::list: break;  // never has a default
+    case OperandKind::list:
+    case OperandKind::tensor_list: break;  // never has a default
   }
 }
 
@@ -407,6 +429,9 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
       break;
     case OperandKind::list:
       resolve_list(state, os, cur, o);
+      break;
+    case OperandKind::tensor_list:
+      resolve_tensor_list(state, os, cur, o);
       break;
   }
   if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after the value of " + key()};

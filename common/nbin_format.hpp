@@ -36,7 +36,7 @@ inline std::size_t max_tensor_count(const Spec& spec) {
   for (const InstructionSpec& is : spec.instructions)
     for (const FieldSpec& f : is.encoding) {
       OperandKind k = is.operands[static_cast<std::size_t>(f.operand)].kind;
-      if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar) && f.bits > widest) widest = f.bits;
+      if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar || k == OperandKind::tensor_list) && f.bits > widest) widest = f.bits;
     }
   return std::size_t{1} << widest;
 }
@@ -287,6 +287,16 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       expect(OperandState::list);
       code_list(io, os, f, op.list);
       break;
+    case OperandKind::tensor_list: {  // the view count, then each view as a tensor operand
+      expect(OperandState::tensor_list);
+      int64_t count = static_cast<int64_t>(op.views.size());
+      io.unsigned_field(count, f.count_bits, "tensor list count");
+      if (count < os.list_min_count || count > os.list_max_count)
+        io.fail("list of " + std::to_string(count) + " tensors outside [" + std::to_string(os.list_min_count) + ", " + std::to_string(os.list_max_count) + "]");
+      if constexpr (Io::reading) op.views.assign(static_cast<std::size_t>(count), TensorView{});
+      for (auto& v : op.views) code_view(io, spec, p, f.bits, v);
+      break;
+    }
   }
 }
 

@@ -65,7 +65,7 @@ struct AffineView {
   std::vector<PatternDim> dims;
 };
 
-enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list };
+enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list, tensor_list };
 
 struct Operand {
   OperandState state = OperandState::absent;
@@ -76,6 +76,8 @@ struct Operand {
   // is {1, 64, 2, 8}; the spec's list_items gives the entry size). Empty, and
   // so without an allocation, for every other kind.
   std::vector<int32_t> list;
+  // tensor_list: every view, in order (`srcs=[a, b[0:64]]`); empty otherwise.
+  std::vector<TensorView> views;
   bool operator==(const Operand&) const = default;
 };
 

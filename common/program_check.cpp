@@ -59,6 +59,7 @@ std::string state_name(OperandState s) {
     case OperandState::enumerated: return "an enum value";
     case OperandState::boolean: return "a bool";
     case OperandState::list: return "a list";
+    case OperandState::tensor_list: return "a list of tensors";
   }
   return "?";
 }
@@ -303,19 +304,34 @@ struct InstructionChecker {
   }
 
   void check_tensor_operand(int i) {
-    const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
     if (!check_view(i)) return;
     if (std::find(is.cost.written.begin(), is.cost.written.end(), i) != is.cost.written.end()) check_distinct_elements(i);
-    const TensorDecl& t = tensor_of(i);
+    if (check_memory_and_dtype(i, tensor_of(i))) check_alignment(i);
+  }
+
+  bool check_memory_and_dtype(int i, const TensorDecl& t) {
+    const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
     if (!os.allows_memory(t.memory)) {
       fail(i, quoted(key(i)) + " is '" + t.name + "' in " + std::string(memory_name(t.memory)) + "; " + is.name + " allows " + join_memories(os.memories) + " here");
-      return;
+      return false;
     }
     if (!os.allows_dtype(t.dtype)) {
       fail(i, quoted(key(i)) + " is '" + t.name + "' of dtype " + std::string(dtype_name(t.dtype)) + "; allowed: " + dtype_list(spec, os.dtype_mask));
-      return;
+      return false;
     }
-    check_alignment(i);
+    return true;
+  }
+
+  // A tensor_list (dma_compute's srcs, only read; the DMA has no partition
+  // alignment rule): the count, then every view like a tensor operand's.
+  void check_tensor_list_operand(int i) {
+    const OperandSpec& os = is.operands[static_cast<std::size_t>(i)];
+    const auto count = static_cast<int64_t>(operand(i).views.size());
+    if (count < os.list_min_count || count > os.list_max_count)
+      return fail(i, quoted(key(i)) + " holds " + std::to_string(count) + " tensors; " + is.name + " takes " + std::to_string(os.list_min_count) +
+                         " to " + std::to_string(os.list_max_count));
+    for (const TensorView& v : operand(i).views)
+      if (check_view(i, v)) check_memory_and_dtype(i, program.tensors[static_cast<std::size_t>(v.tensor)]);
   }
 
   // Scalars stored as exact int32 (integer_if_dtype_of / integer_if_bitvec).
@@ -388,6 +404,9 @@ struct InstructionChecker {
       case OperandKind::list:
         if (o.state != OperandState::list) return fail(i, quoted(key(i)) + " must be a list, got " + got());
         return check_list_operand(i);
+      case OperandKind::tensor_list:
+        if (o.state != OperandState::tensor_list) return fail(i, quoted(key(i)) + " must be a list of tensors, got " + got());
+        return check_tensor_list_operand(i);
     }
   }
 
@@ -587,6 +606,27 @@ struct InstructionChecker {
                     shape_text(operand(c.a).view));
   }
 
+  // dma_compute_sources (NKI 0.6 dma_compute): every src is read element for
+  // element against dst (S12.1: same partitions and elements per partition),
+  // one scale per src, unique_indices=True, and read-modify-write (a dynamic
+  // access pattern) with exactly two srcs.
+  void check_dma_compute_sources(const CheckSpec& c) {
+    const TensorView& dst = operand(c.a).view;
+    const std::vector<TensorView>& srcs = operand(c.b).views;
+    for (std::size_t k = 0; k < srcs.size(); ++k)
+      if (view_partitions(srcs[k]) != view_partitions(dst) || view_elements_per_partition(srcs[k]) != view_elements_per_partition(dst))
+        fail(c.b, quoted(key(c.b)) + " entry " + std::to_string(k) + " and " + quoted(key(c.a)) + " differ in shape: " + shape_text(srcs[k]) + " vs " +
+                      shape_text(dst));
+    if (is_given(c.axes) && operand(c.axes).list.size() != srcs.size())
+      fail(c.axes, quoted(key(c.axes)) + " holds " + std::to_string(operand(c.axes).list.size()) + " scales for " + std::to_string(srcs.size()) + " srcs");
+    if (operand(c.count).state == OperandState::boolean && operand(c.count).integer == 0)
+      fail(c.count, quoted(key(c.count)) + "=false is not supported (NKI 0.6: unique_indices must be True)");
+    bool dynamic = dst.indirect != IndirectKind::none;
+    for (const TensorView& v : srcs) dynamic = dynamic || v.indirect != IndirectKind::none;
+    if (dynamic && srcs.size() != 2)
+      fail(c.b, "read-modify-write (a vector_offset/scalar_offset view) takes exactly 2 " + quoted(key(c.b)) + ", got " + std::to_string(srcs.size()));
+  }
+
   // --- cross-operand checks (CheckKind, common/spec.hpp) ---
   void check_relation(const CheckSpec& c) {
     const int a = c.a, b = c.b;
@@ -689,6 +729,9 @@ struct InstructionChecker {
         return;
       case CheckKind::mx_matmul:
         if (ta && tb) check_mx_matmul(c);
+        return;
+      case CheckKind::dma_compute_sources:
+        if (ta && operand(b).state == OperandState::tensor_list) check_dma_compute_sources(c);
         return;
       case CheckKind::requires_operand: {
         const Operand& oa = operand(a);

@@ -41,9 +41,9 @@ Engine parse_engine(const Node& n) {
 OperandKind parse_kind(const Node& n) {
   std::string s = n.str();
   for (auto k : {OperandKind::tensor, OperandKind::scalar, OperandKind::tensor_or_scalar,
-                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list})
+                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list, OperandKind::tensor_list})
     if (operand_kind_name(k) == s) return k;
-  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list)");
+  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list, tensor_list)");
 }
 
 std::vector<Memory> parse_memories(const Node& n) {
@@ -217,7 +217,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
   op.kind = parse_kind(o.at("kind"));
   if (o.has("required")) op.required = o.at("required").boolean();
   op.description = o.has("description") ? o.at("description").str() : "";
-  bool tensorish = op.kind == OperandKind::tensor || op.kind == OperandKind::tensor_or_scalar;
+  bool tensorish = op.kind == OperandKind::tensor || op.kind == OperandKind::tensor_or_scalar || op.kind == OperandKind::tensor_list;
   if (tensorish) {
     op.memories = parse_memories(o.at("memories"));
     op.dtype_mask = parse_dtype_mask(o.at("dtypes"), spec, op.dtypes_text);
@@ -244,6 +244,10 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     op.int_max = o.at("max").integer(op.int_min, INT64_MAX / 2);
   }
   if (op.kind == OperandKind::list) parse_list_operand(o, op);
+  if (op.kind == OperandKind::tensor_list) {
+    op.list_min_count = o.at("min_count").integer(1, 255);
+    op.list_max_count = o.at("max_count").integer(op.list_min_count, 255);
+  }
   if (op.kind == OperandKind::scalar && o.has("values")) {
     Node vals = o.at("values");
     if (vals.size() != 1) vals.fail("a scalar may be restricted to one value only");
@@ -272,6 +276,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
       case OperandKind::tensor:
         d.fail("a tensor operand has no default");
       case OperandKind::list:
+      case OperandKind::tensor_list:
         d.fail("a list operand has no default (leave it optional)");
       case OperandKind::scalar:
       case OperandKind::tensor_or_scalar:
@@ -321,7 +326,7 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
     Node bits = f.at("bits");
     fs.bits = static_cast<int>(bits.integer(1, 64));
     const OperandSpec& op = ins.operands[fs.operand];
-    if (op.kind == OperandKind::list) {
+    if (op.kind == OperandKind::list || op.kind == OperandKind::tensor_list) {
       Node cb = f.at("count_bits");
       fs.count_bits = static_cast<int>(cb.integer(1, 8));
       if (op.list_max_count >= (int64_t{1} << fs.count_bits))
@@ -332,6 +337,7 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
     switch (op.kind) {
       case OperandKind::tensor:
       case OperandKind::tensor_or_scalar:
+      case OperandKind::tensor_list:
         if (fs.bits > 24) bits.fail("a tensor index field is at most 24 bits");
         break;
       case OperandKind::scalar:

@@ -26,7 +26,9 @@ inline constexpr int kEngineCount = 5;
 std::string_view memory_name(Memory m);
 std::string_view engine_name(Engine e);
 
-enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list };
+// tensor_list: a bracketed list of tensor views (NKI 0.6 dma_compute's srcs),
+// each checked like a tensor operand; its count range is list_min/max_count.
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list, tensor_list };
 std::string_view operand_kind_name(OperandKind k);
 
 struct ArchSpec {
@@ -150,6 +152,8 @@ enum class CheckKind : uint8_t {
   transposed_by_axes,    // a is b with its axes permuted by list operand `axes` (dma_transpose: by b's rank if absent)
   shuffle_quadrants,     // a, b: nc_stream_shuffle's quadrant starts, equal free elements, list `axes` (the mask) in range
   local_gather_layout,   // a (dst), b (index): 16-partition cores, a's elements = int `count` * int `width`
+  dma_compute_sources,   // a (dst), b (tensor_list srcs): every src has a's shape; list `axes` (scales) has one entry per
+                         // src; bool `count` (unique_indices) is true; with a vector_offset/scalar_offset view, exactly 2 srcs
   rng_state_shape,       // a holds XORWOW states: [P, 6] gpsimd / [P, 24] vector by enum `engine`; [1, 1] (a seed) without
   // issue 13, MX (S13):
   mx_scale,              // a (packed data, P a multiple of 32), b (its scales): b has a's elements and covers partition 32 * (P/32 - 1) + 3
@@ -182,7 +186,7 @@ struct CheckSpec {
 struct FieldSpec {
   int operand = -1;  // index into InstructionSpec::operands
   int bits = 0;      // list: bits of each integer
-  int count_bits = 0;  // list: bits of the entry count before the integers
+  int count_bits = 0;  // list, tensor_list: bits of the entry count before the integers / views
 
   bool operator==(const FieldSpec&) const = default;
 };

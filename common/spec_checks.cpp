@@ -44,6 +44,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"rng_state_shape", CheckKind::rng_state_shape},
       {"mx_scale", CheckKind::mx_scale},
       {"mx_matmul", CheckKind::mx_matmul},
+      {"dma_compute_sources", CheckKind::dma_compute_sources},
   };
   CheckSpec cs;
   Node k = c.at("check");
@@ -204,6 +205,19 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       if (e.kind != OperandKind::enumeration || spec.enums[static_cast<std::size_t>(e.enum_id)].name != "engine")
         c.at("engine").fail("not an engine operand");
     }
+    return cs;
+  }
+  if (cs.kind == CheckKind::dma_compute_sources) {  // {"operands": [dst, srcs], "scales": list, "unique_indices": bool}
+    Node ops = c.at("operands");
+    if (ops.size() != 2) ops.fail("a check names exactly two operands");
+    cs.a = operand_ref(ops.at(0), ins);
+    cs.b = operand_ref(ops.at(1), ins);
+    if (ins.operands[static_cast<std::size_t>(cs.a)].kind != OperandKind::tensor) ops.at(0).fail("not a tensor operand");
+    if (ins.operands[static_cast<std::size_t>(cs.b)].kind != OperandKind::tensor_list) ops.at(1).fail("not a tensor_list operand");
+    cs.axes = operand_ref(c.at("scales"), ins);
+    if (ins.operands[static_cast<std::size_t>(cs.axes)].kind != OperandKind::list) c.at("scales").fail("not a list operand");
+    cs.count = operand_ref(c.at("unique_indices"), ins);
+    if (ins.operands[static_cast<std::size_t>(cs.count)].kind != OperandKind::boolean) c.at("unique_indices").fail("not a bool operand");
     return cs;
   }
   Node ops = c.at("operands");

@@ -36,6 +36,7 @@ std::string_view operand_kind_name(OperandKind k) {
     case OperandKind::boolean: return "bool";
     case OperandKind::integer: return "int";
     case OperandKind::list: return "list";
+    case OperandKind::tensor_list: return "tensor_list";
   }
   return "?";
 }

@@ -36,9 +36,9 @@ void run_within_budget(const Spec& spec, const Program& program, bool strict) {
   int64_t elements = 0;  // the work of a run is about the elements its operands cover
   for (const Instruction& ins : program.instructions)
     for (const Operand& op : ins.operands)
-      if (op.state == OperandState::tensor) {
+      for (const TensorView& v : op.state == OperandState::tensor ? std::span(&op.view, 1) : std::span(op.views)) {
         int64_t n = 1;
-        for (const DimSlice& d : op.view.dims) n *= d.count;
+        for (const DimSlice& d : v.dims) n *= d.count;
         elements += n;
       }
   if (elements > kMaxRunElements) return;

@@ -215,13 +215,21 @@ void collect_accesses(const Program& program, const InstructionSpec& is, const I
   const CostSpec& cost = is.cost;
   for (std::size_t o = 0; o < ins.operands.size(); ++o) {
     const Operand& op = ins.operands[o];
-    if (op.state != OperandState::tensor || empty_view(op.view)) continue;
     const bool write = std::find(cost.written.begin(), cost.written.end(), static_cast<int>(o)) != cost.written.end();
-    const TensorDecl& t = program.tensors[static_cast<std::size_t>(op.view.tensor)];
-    out.push_back(Access{AccessIndex::space_of(t, static_cast<std::size_t>(op.view.tensor)), view_rect(program, op.view), write});
-    for (const TensorView& index : op.view.index)  // a dynamic access reads its index tile
-      out.push_back(Access{AccessIndex::space_of(program.tensors[static_cast<std::size_t>(index.tensor)], static_cast<std::size_t>(index.tensor)),
-                           view_rect(program, index), false});
+    auto add = [&](const TensorView& v) {
+      const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+      out.push_back(Access{AccessIndex::space_of(t, static_cast<std::size_t>(v.tensor)), view_rect(program, v), write});
+      for (const TensorView& index : v.index)  // a dynamic access reads its index tile
+        out.push_back(Access{AccessIndex::space_of(program.tensors[static_cast<std::size_t>(index.tensor)], static_cast<std::size_t>(index.tensor)),
+                             view_rect(program, index), false});
+    };
+    if (op.state == OperandState::tensor_list) {  // dma_compute's srcs: every view is read
+      for (const TensorView& v : op.views)
+        if (!empty_view(v)) add(v);
+      continue;
+    }
+    if (op.state != OperandState::tensor || empty_view(op.view)) continue;
+    add(op.view);
   }
   auto lanes = [&](const TensorView& v) {
     Rect r;

@@ -28,6 +28,12 @@ TEST_CASE("instructions write only their dst view and reduce_res") {
       {"dma_copy", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
          m.add("dma_copy", {{"dst", d}, {"src", s}});
        }},
+      {"dma_compute", [](TestMachine& m, const Operand& d, const Operand& s, const Operand&, const Operand&) {
+         Operand srcs;  // a tensor_list: dst = s + s
+         srcs.state = OperandState::tensor_list;
+         srcs.views = {s.view, s.view};
+         m.add("dma_compute", {{"dst", d}, {"srcs", srcs}, {"reduce_op", "add"}});
+       }},
       {"tensor_scalar", [](TestMachine& m, const Operand& d, const Operand& s, const Operand& c, const Operand&) {
          m.add("tensor_scalar", {{"dst", d}, {"data", s}, {"op0", "add"}, {"operand0", c}});
        }},

@@ -194,3 +194,16 @@ def test_indirect_scatter_docstring_kernel():
 def test_scalar_dynamic_access_example():
     a = rng().random((512, 512)).astype(np.float32)
     np.testing.assert_array_equal(indirect_dma.scalar_dynamic_dma(a), a[3 * 128:, 0:256])
+
+
+def test_dma_compute_sum_and_scatter_add():
+    import dma_compute  # NKI 0.6 dma_compute (S12.1)
+    a = rng().random((64, 32)).astype(np.float32)
+    b = rng().random((64, 32)).astype(np.float16)
+    np.testing.assert_array_equal(dma_compute.sum_kernel(a, b), a + b.astype(np.float32))
+    src = rng().random((16, 8)).astype(np.float32)
+    indices = rng().permutation(40)[:16].reshape(16, 1).astype(np.uint32)  # distinct rows
+    output = rng().random((40, 8)).astype(np.float32)
+    golden = output.copy()
+    golden[indices[:, 0]] += src
+    np.testing.assert_array_equal(dma_compute.scatter_add_kernel(src, indices, output), golden)

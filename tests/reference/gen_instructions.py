@@ -891,3 +891,25 @@ def emit_nc_matmul_mx(b):
     if b.chance(0.5):
         b.instr("nc_matmul_mx", accumulate=b.pick([True, None]), **common)
     b.store(dst)
+
+
+def emit_dma_compute(b):
+    """nki.isa.dma_compute(dst, srcs, reduce_op=add, scales): the float32 sum of 1 to 4 sources of
+    any dtypes (SBUF tiles or HBM views of dst's shape), converted to dst's dtype (S12.1)."""
+    s, c = b.lanes()
+    free = b.free_shape(64)
+    n = int(np.prod(free))
+    dst = b.tile(any_dtype(b), b.shifted(s, c), c, free, "sbuf")
+    srcs = []
+    for _ in range(int(b.rng.integers(1, 5))):
+        dtype = any_dtype(b)
+        values = b.values(dtype, (c, n), -50, 50)
+        if b.chance(0.4):
+            srcs.append(b._hbm_source(dtype, values, dst))  # dst only gives the free shape
+        else:
+            t = b.tile(dtype, b.shifted(s, c), c, free, "sbuf")
+            b.load(t, values)
+            srcs.append(t.ref())
+    scales = "[" + ", ".join(["1"] * len(srcs)) + "]" if b.chance(0.3) else None
+    b.instr("dma_compute", dst=dst, srcs="[" + ", ".join(srcs) + "]", reduce_op="add", scales=scales)
+    b.store(dst)

@@ -29,6 +29,7 @@ from gen_instructions import (emit_bn_aggr, emit_bn_stats, emit_max8, emit_nc_fi
 from gen_instructions import emit_dma_transpose, emit_local_gather, emit_nc_n_gather, emit_nc_stream_shuffle  # noqa: E402
 from gen_instructions import emit_dropout, emit_rand2, emit_rand_state, emit_rng  # noqa: E402
 from gen_instructions import emit_nc_matmul_mx, emit_quantize_mx  # noqa: E402
+from gen_instructions import emit_dma_compute  # noqa: E402
 from gen_scalar import emit_scalar_acc  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
@@ -269,6 +270,7 @@ BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
     (emit_rng, 0.5, None), (emit_rand2, 0.5, has_v4), (emit_dropout, 0.6, None),  # issue 13 random numbers (S11.5)
     (emit_rand_state, 0.4, has_v3),
     (emit_quantize_mx, 0.5, has_v4), (emit_nc_matmul_mx, 0.5, has_v4),  # issue 13 MX (S13)
+    (emit_dma_compute, 0.6, None),  # issue 13 DMA compute (S12.1)
 ]
 
 

@@ -346,6 +346,14 @@ def parse_instruction(mnemonic, text, prog, env, line):
             ops[name] = {"true": True, "false": False}[value]
         elif kind == "list":
             ops[name] = parse_list(value, len(op_spec["items"]), env)
+        elif kind == "tensor_list":  # `[a, b[0:4]]` (dma_compute's srcs)
+            inner = value.strip()
+            if not (inner.startswith("[") and inner.endswith("]")):
+                raise ValueError(f"line {line}: {name}: not a list of tensors: {value}")
+            views = [parse_view(v, prog, env) for v in split_top(inner[1:-1])] if inner[1:-1].strip() else []
+            if any(v is None for v in views):
+                raise ValueError(f"line {line}: {name}: not a list of tensors: {value}")
+            ops[name] = views
         else:  # scalar, int
             ops[name] = evaluate(value, env)
     if given:

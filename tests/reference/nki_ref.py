@@ -1031,6 +1031,67 @@ SEMANTICS.update({f.__name__: f for f in (dma_transpose, nc_stream_shuffle, loca
                                           rng, rand2, dropout, set_rng_seed, rand_set_state, rand_get_state)})
 
 
+
+# ---- dma_compute (docs/SEMANTICS.md S12.1) ----
+
+def _dma_flat(m, view, parts):
+    """Flat element indices [parts, n] of a view after its runtime index, and
+    which partitions stay inside the tensor (as dma_copy's)."""
+    decl = m.decl(view)
+    idx = view.flat_index().reshape(parts, -1)
+    if view.indirect is None:
+        return idx, np.ones(parts, dtype=bool), None
+    unit = int(np.prod(decl.shape[view.indirect_dim + 1:], dtype=np.int64))
+    index = m.read_raw(view.index).astype(np.int64).reshape(-1)
+    shift = (index if view.indirect == "vector" else np.full(parts, index[0])) * unit
+    idx = idx + shift[:, None]
+    total = int(np.prod(decl.shape, dtype=np.int64))
+    ok = ((idx >= 0) & (idx < total)).all(axis=1)
+    if view.indirect == "scalar":
+        ok[:] = ok.all()
+    return idx, ok, index
+
+
+def dma_compute(m, o):
+    """dst = srcs[0] + srcs[1] + ... in float32, left to right (every src
+    decoded to float32, the sum encoded to dst's dtype); scales are all 1.
+    Partitions in order, each read before it is written; a dynamic view's
+    index is bounded as dma_copy's (oob_mode)."""
+    dst, srcs = o["dst"], o["srcs"]
+    parts = m.partitions(dst)
+    sides = [_dma_flat(m, v, parts) for v in [dst] + srcs]
+    skip = o.get("oob_mode", "error") == "skip"
+    for (idx, ok, index), view in zip(sides, [dst] + srcs):
+        if not ok.all() and not skip:
+            p = int(np.argmin(ok))
+            raise IndexError(f"dma_compute: index {index[p if view.indirect == 'vector' else 0]} takes the view outside {view.name}")
+    for v in srcs:
+        if v.indirect is None:
+            m.check_written(v)
+    ddecl = m.decl(dst)
+    for p in range(parts):
+        if not all(ok[p] for _, ok, _ in sides):
+            continue
+        total = None
+        for (idx, _, _), v in zip(sides[1:], srcs):
+            raw = m._tensor_raw(m.decl(v)).reshape(-1)[idx[p]]
+            term = ref_dtypes.decode(m.dtype(v), raw).astype(F32)
+            total = term if total is None else (total + term).astype(F32)
+        enc = ref_dtypes.encode(ddecl.dtype, total)
+        if ddecl.memory == "hbm":
+            whole = m._tensor_raw(ddecl).copy().reshape(-1)
+            whole[sides[0][0][p]] = enc.reshape(-1)
+            m._store_tensor_raw(ddecl, whole.reshape(ddecl.shape))
+        else:
+            raw = m.read_raw(dst, check=False)
+            raw[p] = enc.reshape(-1)
+            written = np.zeros(raw.shape, dtype=bool)
+            written[p] = True
+            m.write_raw(dst, raw, written)
+
+
+SEMANTICS.update({f.__name__: f for f in (dma_compute,)})
+
 def run_program(text, inputs):
     """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)."""
     prog = nasm_reader.read_program(text)

@@ -154,10 +154,11 @@ class Recording:
         instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
         uses = []
         for key, value in instruction.args:
-            uses.append((key, value))
-            dynamic = getattr(value, "indirect", None)
-            if dynamic is not None:
-                uses.append((None, dynamic[1]))  # a runtime index tile is read
+            for one in value if isinstance(value, list) else [value]:  # a list of tensors: every view is used
+                uses.append((key, one))
+                dynamic = getattr(one, "indirect", None)
+                if dynamic is not None:
+                    uses.append((None, dynamic[1]))  # a runtime index tile is read
         for key, value in uses:
             storage = getattr(value, "storage", None)
             if storage is None:

@@ -173,6 +173,7 @@ _SPEC = _spec()
 _WRITTEN = set(_SPEC["cost"]["timeline"]["written_operands"])
 # List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
 _LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "list"}
+_TENSOR_LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "tensor_list"}
 
 
 def _signature_from_spec(entry):
@@ -229,10 +230,16 @@ def _value(key, value):
         return value
     if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array
         return None
+    if key in _TENSOR_LIST_KEYS:  # dma_compute's srcs: a list of NkiTensor views, rendered [a, b]
+        if not isinstance(value, (list, tuple)) or not all(isinstance(v, NkiTensor) for v in value):
+            raise recording().error(f"'{key}' takes a list of tensors")
+        return list(value)
     if key in _LIST_KEYS:
         if isinstance(value, numbers.Integral):  # axis=1 for axis=[1]
             return [int(value)]
-        return [list(v) if isinstance(v, (list, tuple)) else v for v in value]
+        # .nasm lists hold integers: an integral float (dma_compute's scales=[1.0]) is written as one
+        return [list(v) if isinstance(v, (list, tuple)) else int(v) if isinstance(v, float) and v.is_integer() else v
+                for v in value]
     if isinstance(value, numbers.Number):
         return value
     if hasattr(value, "item") and callable(value.item):  # a NumPy scalar

@@ -1,0 +1,68 @@
+#include "indirect_access.hpp"
+
+#include <cstring>
+#include <new>
+#include <string>
+
+#include "error.hpp"
+
+namespace nisa {
+namespace {
+
+int64_t read_index(const TileAccess& t, int64_t partition) {
+  const uint8_t* at = t.partition(partition) + t.row_offsets[0];
+  switch (t.dtype) {
+    case Dtype::i8: return *reinterpret_cast<const int8_t*>(at);
+    case Dtype::u8: return *at;
+    case Dtype::i16: { int16_t v; std::memcpy(&v, at, 2); return v; }
+    case Dtype::u16: { uint16_t v; std::memcpy(&v, at, 2); return v; }
+    case Dtype::i32: { int32_t v; std::memcpy(&v, at, 4); return v; }
+    case Dtype::u32: { uint32_t v; std::memcpy(&v, at, 4); return v; }
+    default: return 0;  // check_indirect: integer index dtypes only
+  }
+}
+
+}  // namespace
+
+bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& index) {
+  bytes = 0;
+  if (!side) return true;
+  index = read_index(*side->index, side->vector ? p : 0);
+  // |index| < 2^32 and unit <= total < 2^40 (the encoding's offset field): no overflow.
+  const int64_t shift = index * side->unit;
+  if (side->low + shift < 0 || side->high + shift >= side->total) return false;
+  bytes = shift * side->element_size;
+  return true;
+}
+
+void out_of_bounds(const IndirectSide& side, int64_t p, int64_t index) {
+  const TensorDecl& t = side.program->tensors[static_cast<std::size_t>(side.tensor)];
+  std::string message = side.program->file + ":" + std::to_string(side.line) + ": error: " + side.instruction + ": index " + std::to_string(index);
+  if (side.vector) message += " (partition " + std::to_string(p) + ")";
+  message += " takes the view outside '" + t.name + "' (" + std::to_string(side.total) +
+             " elements); oob_mode=skip skips such transfers";
+  throw RuntimeFault(message);
+}
+
+const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
+  if (v.indirect == IndirectKind::none) return nullptr;
+  const TensorDecl& t = c.program.tensors[static_cast<std::size_t>(v.tensor)];
+  IndirectSide side;
+  side.index = c.tiles.with_rows(c.tiles.view(v.index[0]), 1);
+  side.vector = v.indirect == IndirectKind::vector;
+  side.unit = 1;
+  for (std::size_t d = static_cast<std::size_t>(v.indirect_dim) + 1; d < t.shape.size(); ++d) side.unit *= t.shape[d];
+  const AffineView a = affine_view(c.program, v);  // a vector's first step is already 0
+  side.low = side.high = a.offset;
+  for (const PatternDim& d : a.dims) (d.step < 0 ? side.low : side.high) += d.step * (d.num - 1);
+  side.total = element_count(t.shape);
+  side.element_size = static_cast<int64_t>(dtype_size(t.dtype));
+  side.program = &c.program;
+  side.instruction = c.instruction_spec.name.c_str();
+  side.tensor = v.tensor;
+  side.line = c.instruction.line;
+  uint8_t* at = c.tiles.buffer(sizeof(IndirectSide));
+  return new (at) IndirectSide(side);  // trivially destructible: the table's buffer owns it
+}
+
+}  // namespace nisa

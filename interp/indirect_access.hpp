@@ -1,0 +1,35 @@
+// One dynamic (vector_offset / scalar_offset) side of a DMA (NKI 0.6 nki-aps
+// "Dynamic Access"), shared by dma_copy and dma_compute: decoded once into the
+// tile table, then bounded against its tensor at run time (oob_mode decides
+// what an index outside it does; docs/SEMANTICS.md, dma_copy).
+#pragma once
+#include <cstdint>
+
+#include "decode_context.hpp"
+
+namespace nisa {
+
+struct IndirectSide {
+  const TileAccess* index = nullptr;  // the index view, in its own layout
+  bool vector = false;                // one index per partition (else one for all)
+  int64_t unit = 0;                   // elements one index step moves
+  int64_t low = 0, high = 0;          // flat elements the static view reaches (index 0)
+  int64_t total = 0;                  // elements of the tensor
+  int64_t element_size = 0;
+  const Program* program = nullptr;   // for the fault message
+  const char* instruction = "";       // for the fault message
+  int32_t tensor = -1;
+  uint32_t line = 0;
+};
+
+// nullptr for a static view; else the side, living in the tile table.
+const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v);
+
+// The byte shift of partition p on this side (0 for nullptr), or false when
+// its index takes the view outside the tensor (`index` then holds it).
+bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& index);
+
+// The oob_mode=error fault for partition p's index.
+[[noreturn]] void out_of_bounds(const IndirectSide& side, int64_t p, int64_t index);
+
+}  // namespace nisa
