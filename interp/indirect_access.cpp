@@ -28,10 +28,9 @@ bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& inde
   bytes = 0;
   if (!side) return true;
   index = read_index(*side->index, side->vector ? p : 0);
-  // |index| < 2^32 and unit <= total < 2^40 (the encoding's offset field): no overflow.
-  const int64_t shift = index * side->unit;
-  if (side->low + shift < 0 || side->high + shift >= side->total) return false;
-  bytes = shift * side->element_size;
+  // Bounded before multiplying: a u32 index times a large unit would overflow.
+  if (index < side->first_index || index > side->last_index) return false;
+  bytes = index * side->unit * side->element_size;  // inside the tensor: no overflow
   return true;
 }
 
@@ -56,6 +55,9 @@ const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
   side.low = side.high = a.offset;
   for (const PatternDim& d : a.dims) (d.step < 0 ? side.low : side.high) += d.step * (d.num - 1);
   side.total = element_count(t.shape);
+  // check_indirect bounds the static view (index 0): 0 <= low <= high < total.
+  side.first_index = -(side.low / side.unit);
+  side.last_index = (side.total - 1 - side.high) / side.unit;
   side.element_size = static_cast<int64_t>(dtype_size(t.dtype));
   side.program = &c.program;
   side.instruction = c.instruction_spec.name.c_str();

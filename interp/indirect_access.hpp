@@ -15,6 +15,7 @@ struct IndirectSide {
   int64_t unit = 0;                   // elements one index step moves
   int64_t low = 0, high = 0;          // flat elements the static view reaches (index 0)
   int64_t total = 0;                  // elements of the tensor
+  int64_t first_index = 0, last_index = 0;  // the indices that keep the view inside the tensor
   int64_t element_size = 0;
   const Program* program = nullptr;   // for the fault message
   const char* instruction = "";       // for the fault message
