@@ -5,8 +5,10 @@
 // inputs (S1.6), since every operand covers the same physical partitions.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 
 #include "bit_alu.hpp"
+#include "step.hpp"
 #include "tile_table.hpp"
 
 namespace nisa {
@@ -32,6 +34,17 @@ inline void store_partition_bits(const TileAccess& t, int64_t p, const uint32_t*
   const StoreBits store = store_bits_for(t.dtype);
   for (int64_t row = 0; row * t.row_length < t.elements; ++row)
     store(t.partition(p) + t.row_offsets[static_cast<std::size_t>(row)], t.element_stride, t.row_length, in + row * t.row_length);
+}
+
+// A step over whole partitions (not the lane loop): dst, the inputs, and the
+// first input's partitions and elements per partition; no row layout.
+inline void whole_partition_step(Step& s, const TileAccess* dst, std::initializer_list<const TileAccess*> inputs) {
+  s.dst = dst;
+  s.inputs = 0;
+  for (const TileAccess* t : inputs) s.in[s.inputs++] = t;
+  s.partitions = s.in[0]->partitions;
+  s.elements = s.in[0]->elements;
+  s.row_length = 0;
 }
 
 // Scratch for `count` float32 or uint32 values, owned by the decoded program.

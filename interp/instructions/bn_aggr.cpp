@@ -45,12 +45,7 @@ void run(const Step& s, Machine&) {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* data = c.tile(slot::data);
-  s.dst = c.tile(slot::dst);
-  s.in[0] = data;
-  s.inputs = 1;
-  s.partitions = data->partitions;
-  s.elements = data->elements;
-  s.row_length = 0;  // whole partitions (partition_values.hpp), not the lane loop
+  whole_partition_step(s, c.tile(slot::dst), {data});
   s.set_params(Params{scratch_floats(c.tiles, data->elements)});
   s.run = run;
 }

@@ -37,12 +37,7 @@ void run(const Step& s, Machine&) {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* src = c.tile(slot::src);
-  s.dst = c.tile(slot::dst);
-  s.in[0] = src;
-  s.inputs = 1;
-  s.partitions = src->partitions;
-  s.elements = src->elements;
-  s.row_length = 0;  // whole partitions (partition_values.hpp), not the lane loop
+  whole_partition_step(s, c.tile(slot::dst), {src});
   s.set_params(Params{scratch_floats(c.tiles, src->elements)});
   s.run = run;
 }

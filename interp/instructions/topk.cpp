@@ -55,15 +55,10 @@ void run(const Step& s, Machine&) {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* src = c.tile(slot::src);
-  s.dst = c.tile(slot::val_dst);
+  whole_partition_step(s, c.tile(slot::val_dst), {src});  // partitions: a multiple of 16 (checked)
   // The step's second result tile is reduce_res (no accumulator is involved):
   // --strict marks it written like any reduce_res.
   s.reduce_res = c.tile(slot::idx_dst);
-  s.in[0] = src;
-  s.inputs = 1;
-  s.partitions = src->partitions;  // a multiple of 16 (checked)
-  s.elements = src->elements;
-  s.row_length = 0;  // whole partitions (partition_values.hpp), not the lane loop
   const int64_t n = c.integer(slot::n), count = s.dst->elements;
   s.set_params(Params{n, scratch_floats(c.tiles, kGroup * src->elements),
                       reinterpret_cast<int64_t*>(c.tiles.buffer(static_cast<std::size_t>(n) * sizeof(int64_t))),

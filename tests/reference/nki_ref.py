@@ -279,24 +279,8 @@ def dma_copy(m, o):
         m.write_raw(dst, m.read_raw(src))
         return
     parts = m.partitions(dst)
-
-    def flat(view):
-        decl = m.decl(view)
-        idx = view.flat_index().reshape(parts, -1)
-        if view.indirect is None:
-            return idx, np.ones(parts, dtype=bool), None
-        unit = int(np.prod(decl.shape[view.indirect_dim + 1:], dtype=np.int64))
-        index = m.read_raw(view.index).astype(np.int64).reshape(-1)
-        shift = (index if view.indirect == "vector" else np.full(parts, index[0])) * unit
-        idx = idx + shift[:, None]
-        total = int(np.prod(decl.shape, dtype=np.int64))
-        ok = ((idx >= 0) & (idx < total)).all(axis=1)
-        if view.indirect == "scalar":
-            ok[:] = ok.all()
-        return idx, ok, index
-
-    d_idx, d_ok, d_index = flat(dst)
-    s_idx, s_ok, s_index = flat(src)
+    d_idx, d_ok, d_index = _dma_flat(m, dst, parts)
+    s_idx, s_ok, s_index = _dma_flat(m, src, parts)
     skip = o.get("oob_mode", "error") == "skip"
     for ok, index, view in ((d_ok, d_index, dst), (s_ok, s_index, src)):
         if not ok.all() and not skip:
@@ -1036,7 +1020,7 @@ SEMANTICS.update({f.__name__: f for f in (dma_transpose, nc_stream_shuffle, loca
 
 def _dma_flat(m, view, parts):
     """Flat element indices [parts, n] of a view after its runtime index, and
-    which partitions stay inside the tensor (as dma_copy's)."""
+    which partitions stay inside the tensor (dma_copy, dma_compute)."""
     decl = m.decl(view)
     idx = view.flat_index().reshape(parts, -1)
     if view.indirect is None:
