@@ -7,6 +7,7 @@
 // written, so a failed run leaves no .npy behind.
 // --profile and --trace (SEMANTICS S6) report the static timeline of the
 // program, after a successful run only.
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -88,12 +89,13 @@ void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) 
   }
 }
 
-// A file to write: `bytes`, then `tail` (the data of a dumped tensor whose
-// storage is its .npy data, written straight from its HBM buffer).
+// A file to write: `bytes`, then each of `tail` (data written straight from
+// the machine: a dumped tensor whose storage is its .npy data, the partitions
+// of SBUF/PSUM), never copied first.
 struct PendingFile {
   std::string path;
   std::vector<uint8_t> bytes;
-  std::span<const uint8_t> tail = {};
+  std::vector<std::span<const uint8_t>> tail = {};
 };
 
 std::vector<PendingFile> output_files(const Program& program, const Machine& machine, const std::string& dir) {
@@ -105,34 +107,41 @@ std::vector<PendingFile> output_files(const Program& program, const Machine& mac
     if (travels_as_f32(d.dtype)) {  // widened to float32 on the way out
       files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, storage)});
     } else {
-      files.push_back({dir + "/" + d.name + ".npy", encode_npy_header(npy_type_of(d.dtype), d.shape), storage});
+      files.push_back({dir + "/" + d.name + ".npy", encode_npy_header(npy_type_of(d.dtype), d.shape), {storage}});
     }
   }
   return files;
 }
 
-// SBUF or PSUM in the arch's layout (LANGUAGE.md 1: 128 rows of the arch's
-// bytes per partition), from the machine's compact one.
-std::vector<uint8_t> arch_layout(const Machine& machine, Memory memory) {
+// SBUF or PSUM as a u8 [128, arch bytes per partition] .npy (LANGUAGE.md 1),
+// written from the machine's compact layout: each partition's used bytes,
+// then zeros up to the arch's partition size (never written by a program).
+PendingFile memory_state_file(const Machine& machine, Memory memory, const std::string& path) {
   const bool sbuf = memory == Memory::sbuf;
   const auto used = static_cast<std::size_t>(sbuf ? machine.sbuf_partition_bytes : machine.psum_partition_bytes);
-  const auto row = static_cast<std::size_t>(sbuf ? machine.arch_sbuf_partition_bytes : machine.arch_psum_partition_bytes);
+  const int64_t arch_row = sbuf ? machine.arch_sbuf_partition_bytes : machine.arch_psum_partition_bytes;
   const uint8_t* data = sbuf ? machine.sbuf.data() : machine.psum.data();
-  std::vector<uint8_t> out(kLanes * row, 0);
-  for (std::size_t p = 0; p < kLanes; ++p) std::memcpy(out.data() + p * row, data + p * used, used);
-  return out;
+  static const std::vector<uint8_t> zeros(64 << 10, 0);
+  const std::size_t padding = static_cast<std::size_t>(arch_row) - used;
+  PendingFile file{path, encode_npy_header(npy_type_of(Dtype::u8), {kLanes, arch_row})};
+  for (std::size_t p = 0; p < kLanes; ++p) {
+    file.tail.emplace_back(data + p * used, used);
+    for (std::size_t done = 0; done < padding; done += zeros.size())
+      file.tail.emplace_back(zeros.data(), std::min(zeros.size(), padding - done));
+  }
+  return file;
 }
 
 std::vector<PendingFile> state_files(const Machine& machine, const std::string& dir) {
   auto bytes_of = [](const auto& array) {
     return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(array.data()), array.size() * sizeof(array[0]));
   };
-  return {
-      {dir + "/sbuf.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.arch_sbuf_partition_bytes}, arch_layout(machine, Memory::sbuf))},
-      {dir + "/psum.npy", encode_tensor_npy(Dtype::u8, {kLanes, machine.arch_psum_partition_bytes}, arch_layout(machine, Memory::psum))},
-      {dir + "/vector_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))},
-      {dir + "/scalar_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))},
-  };
+  std::vector<PendingFile> files;
+  files.push_back(memory_state_file(machine, Memory::sbuf, dir + "/sbuf.npy"));
+  files.push_back(memory_state_file(machine, Memory::psum, dir + "/psum.npy"));
+  files.push_back({dir + "/vector_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))});
+  files.push_back({dir + "/scalar_accumulator.npy", encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))});
+  return files;
 }
 
 // The files a run reads: no output may be one of them (issue 15).
@@ -206,11 +215,14 @@ int command_run(const RunOptions& o) {
   const std::size_t dump_count = files.size();
   if (!o.dump_state_dir.empty())
     for (PendingFile& f : state_files(machine, o.dump_state_dir)) files.push_back(std::move(f));
-  for (std::size_t i = 0; i < files.size(); ++i)
-    outputs.add_output(files[i].path,
-                       {std::string_view(reinterpret_cast<const char*>(files[i].bytes.data()), files[i].bytes.size()),
-                        std::string_view(reinterpret_cast<const char*>(files[i].tail.data()), files[i].tail.size())},
-                       i < dump_count ? "--dump" : "--dump-state");
+  auto text_of = [](std::span<const uint8_t> bytes) {
+    return std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  };
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    std::vector<std::string_view> parts{text_of(files[i].bytes)};
+    for (std::span<const uint8_t> part : files[i].tail) parts.push_back(text_of(part));
+    outputs.add_output(files[i].path, std::move(parts), i < dump_count ? "--dump" : "--dump-state");
+  }
   std::optional<Timeline> timeline;
   std::string trace;
   if (o.profile || !o.trace_file.empty()) timeline = build_timeline(spec, program);
