@@ -25,7 +25,9 @@
 #include "error.hpp"
 #include "file_io.hpp"
 #include "output_files.hpp"
+#include "dead_stores.hpp"
 #include "interpreter.hpp"
+#include "plain_paths.hpp"
 #include "lanes.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
@@ -201,7 +203,8 @@ int command_run(const RunOptions& o) {
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   clock.mark("inputs");
-  const DecodedProgram decoded = predecode(spec, program, machine);
+  DecodedProgram decoded = predecode(spec, program, machine);
+  const std::size_t dead = !o.strict && !plain_paths() ? skip_dead_steps(spec, program, decoded.steps) : 0;
   clock.mark("predecode");
   if (o.strict) execute_strict(program, decoded.steps, machine);
   else execute(decoded.steps, machine);
@@ -236,7 +239,9 @@ int command_run(const RunOptions& o) {
   outputs.commit();
   clock.mark("outputs");
   if (o.profile) std::cout << profile_table(spec, program, *timeline);
-  if (o.phase_times) std::cerr << clock.report();
+  if (o.phase_times)
+    std::cerr << clock.report() << "instructions " << program.instructions.size() << ", skipped as dead stores " << dead
+              << "\n";
   return kExitOk;
 }
 

@@ -236,6 +236,12 @@ struct InstructionSpec {
   // of its enum the Engine it selects (-1: `engine`, the default).
   int engine_operand = -1;
   std::vector<int> engine_of_value;
+  // "writes_whole_outputs": every written operand (cost.written) is written in
+  // full whatever the data, and the instruction has no other effect than
+  // those writes and its accumulator command (no runtime fault, no engine
+  // state such as the random generators). A run may then skip it when all it
+  // writes is overwritten before anything reads it (interp/dead_stores.hpp).
+  bool writes_whole_outputs = false;
 
   int find_operand(std::string_view name) const;  // -1 if none
 

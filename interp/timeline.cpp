@@ -16,23 +16,11 @@
 #include <cstddef>
 
 #include "cost_model.hpp"
+#include "memory_access.hpp"
 
 namespace nisa {
 
 namespace {
-
-struct Rect {
-  int64_t p0 = 0, p1 = 0;  // partitions
-  int64_t b0 = 0, b1 = 0;  // bytes within a partition (HBM: within a row)
-  bool overlaps(const Rect& o) const { return p0 < o.p1 && o.p0 < p1 && b0 < o.b1 && o.b0 < b1; }
-  bool inside(const Rect& o) const { return o.p0 <= p0 && p1 <= o.p1 && o.b0 <= b0 && b1 <= o.b1; }
-};
-
-struct Access {
-  std::size_t space = 0;
-  Rect rect;
-  bool write = false;
-};
 
 struct AccessRecord {
   Rect rect;
@@ -49,84 +37,6 @@ struct Space {
   std::vector<std::vector<uint32_t>> buckets;  // record ids
 };
 
-// Bounding box of a view: its partitions (HBM: its rows, dimension 0), and
-// the first and last byte of its other dimensions within a partition (row),
-// row-major in the declared shape. A 1-D HBM tensor is one row.
-// An access pattern's bounding rectangle: the partitions it covers (SBUF/PSUM)
-// or the rows of dimension 0 between its first and last element (HBM; a
-// pattern that spans rows takes them whole), conservative like strided slices.
-Rect pattern_rect(const TensorDecl& t, const TensorView& view) {
-  const int64_t size = static_cast<int64_t>(dtype_size(t.dtype));
-  const bool hbm = t.memory == Memory::hbm;
-  const int64_t row = t.shape.size() == 1 ? element_count(t.shape) : element_count(t.shape) / t.shape[0];
-  int64_t lo = 0, hi = 0;
-  for (std::size_t d = hbm ? 0 : 1; d < view.pattern.size(); ++d) {
-    const int64_t reach = view.pattern[d].step * (view.pattern[d].num - 1);
-    (reach < 0 ? lo : hi) += reach;
-  }
-  Rect r;
-  if (!hbm) {
-    r.p0 = view.offset / row;
-    r.p1 = r.p0 + view.pattern[0].num;
-    r.b0 = (view.offset % row + lo) * size + t.offset;
-    r.b1 = (view.offset % row + hi + 1) * size + t.offset;
-    return r;
-  }
-  const int64_t first = view.offset + lo, last = view.offset + hi;
-  r.p0 = first / row;
-  r.p1 = last / row + 1;
-  r.b0 = r.p1 - r.p0 == 1 ? (first % row) * size : 0;
-  r.b1 = r.p1 - r.p0 == 1 ? (last % row + 1) * size : row * size;
-  return r;
-}
-
-Rect view_rect(const Program& program, const TensorView& view) {
-  const TensorDecl& t = program.tensors[static_cast<std::size_t>(view.tensor)];
-  if (view.indirect != IndirectKind::none) {  // a runtime index may reach any row: the whole tensor
-    Rect r;
-    r.p1 = t.shape.size() == 1 ? 1 : t.shape[0];
-    r.b1 = (t.shape.size() == 1 ? element_count(t.shape) : element_count(t.shape) / t.shape[0]) *
-           static_cast<int64_t>(dtype_size(t.dtype));
-    return r;
-  }
-  if (view.is_pattern) return pattern_rect(t, view);
-  const bool one_row = view.dims.size() == 1;
-  const std::size_t first_dim = one_row ? 0 : 1;
-  int64_t stride = 1, first = 0, last = 0;
-  for (std::size_t d = view.dims.size(); d-- > first_dim;) {
-    const DimSlice& s = view.dims[d];
-    first += s.start * stride;
-    last += (s.start + (s.count - 1) * s.step) * stride;
-    stride *= t.shape[d];
-  }
-  const int64_t size = static_cast<int64_t>(dtype_size(t.dtype));
-  const int64_t offset = t.memory == Memory::hbm ? 0 : t.offset;
-  Rect r;
-  r.b0 = first * size + offset;
-  r.b1 = (last + 1) * size + offset;
-  if (one_row) {
-    r.p1 = 1;
-  } else {
-    const DimSlice& rows = view.dims[0];
-    r.p0 = rows.start;
-    r.p1 = rows.start + (rows.count - 1) * rows.step + 1;
-  }
-  return r;
-}
-
-// Bytes of one row of an HBM tensor (view_rect's byte range is within a row).
-int64_t hbm_row_bytes(const TensorDecl& t) {
-  int64_t n = static_cast<int64_t>(dtype_size(t.dtype));
-  for (std::size_t d = t.shape.size() == 1 ? 0 : 1; d < t.shape.size(); ++d) n *= t.shape[d];
-  return n;
-}
-
-bool empty_view(const TensorView& view) {
-  for (const DimSlice& s : view.dims)
-    if (s.count <= 0) return true;
-  return false;
-}
-
 class AccessIndex {
  public:
   AccessIndex(const Spec& spec, const Program& program) {
@@ -137,13 +47,6 @@ class AccessIndex {
     for (const TensorDecl& t : program.tensors)
       add_space(t.memory == Memory::hbm ? hbm_row_bytes(t) : 1, false);
   }
-
-  static std::size_t space_of(const TensorDecl& t, std::size_t tensor) {
-    if (t.memory == Memory::sbuf) return 0;
-    if (t.memory == Memory::psum) return 1;
-    return 2 + kEngineCount + tensor;
-  }
-  static std::size_t accumulator_space(Engine e) { return 2 + static_cast<std::size_t>(e); }
 
   // Calls found(record, kind) for every live record that conflicts with `a`.
   template <class Found>
@@ -207,48 +110,6 @@ class AccessIndex {
     }
   }
 };
-
-// The memory and accumulator accesses of one instruction, from the spec's
-// written operands and accumulator operands (S3).
-void collect_accesses(const Program& program, const InstructionSpec& is, const Instruction& ins, Engine engine, std::vector<Access>& out) {
-  out.clear();
-  const CostSpec& cost = is.cost;
-  for (std::size_t o = 0; o < ins.operands.size(); ++o) {
-    const Operand& op = ins.operands[o];
-    const bool write = std::find(cost.written.begin(), cost.written.end(), static_cast<int>(o)) != cost.written.end();
-    auto add = [&](const TensorView& v) {
-      const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
-      out.push_back(Access{AccessIndex::space_of(t, static_cast<std::size_t>(v.tensor)), view_rect(program, v), write});
-      for (const TensorView& index : v.index)  // a dynamic access reads its index tile
-        out.push_back(Access{AccessIndex::space_of(program.tensors[static_cast<std::size_t>(index.tensor)], static_cast<std::size_t>(index.tensor)),
-                             view_rect(program, index), false});
-    };
-    if (op.state == OperandState::tensor_list) {  // dma_compute's srcs: every view is read
-      for (const TensorView& v : op.views)
-        if (!empty_view(v)) add(v);
-      continue;
-    }
-    if (op.state != OperandState::tensor || empty_view(op.view)) continue;
-    add(op.view);
-  }
-  auto lanes = [&](const TensorView& v) {
-    Rect r;
-    r.p0 = view_partition_start(program, v);
-    r.p1 = r.p0 + view_partitions(v);
-    r.b1 = 1;
-    return r;
-  };
-  const std::size_t acc = AccessIndex::accumulator_space(engine);
-  if (cost.accumulator_command >= 0) {
-    const Operand& cmd = ins.operands[static_cast<std::size_t>(cost.accumulator_command)];
-    if (cmd.integer != cost.accumulator_idle)  // reset / reset_reduce / reduce change the lanes
-      out.push_back(Access{acc, lanes(ins.operands[static_cast<std::size_t>(cost.size_of)].view), true});
-  }
-  if (cost.accumulator_result >= 0) {
-    const Operand& res = ins.operands[static_cast<std::size_t>(cost.accumulator_result)];
-    if (res.state == OperandState::tensor) out.push_back(Access{acc, lanes(res.view), false});
-  }
-}
 
 }  // namespace
 

@@ -16,7 +16,9 @@
 #include "assembler.hpp"
 #include "disassembler.hpp"
 #include "error.hpp"
+#include "dead_stores.hpp"
 #include "interpreter.hpp"
+#include "plain_paths.hpp"
 #include "lanes.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
@@ -181,7 +183,8 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   fill_inputs(program, inputs, machine);
   {
     py::gil_scoped_release release;  // the run touches no Python object
-    const DecodedProgram decoded = predecode(spec, program, machine);
+    DecodedProgram decoded = predecode(spec, program, machine);
+    if (!strict && !plain_paths()) skip_dead_steps(spec, program, decoded.steps);
     if (strict) execute_strict(program, decoded.steps, machine);
     else execute(decoded.steps, machine);
   }

@@ -7,5 +7,5 @@ add_test(NAME output_identity
 if(NOT NISA_SANITIZE)
   add_test(NAME output_identity_plain
            COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/output_identity.py --nisa ${NISA_EXE}
-                   --plain-random 100 --seed 16)
+                   --plain-random 60 --seed 16)
 endif()

@@ -218,6 +218,55 @@ def block_rept(b):
         b.store(o)
 
 
+def block_overwrite(b):
+    """One tile written several times before it is read (dead stores, SEMANTICS S13.1):
+    whole, a column window or every other column, by instructions a run may skip,
+    with Vector and Scalar accumulator resets and sometimes a read in between."""
+    b.features.add("overwrite")
+    s, c = b.lanes()
+    n = int(b.rng.integers(2, 97))
+    src = b.tile("f32", s, c, [n])
+    b.load(src, b.values("f32", (c, n)))
+    dst = b.tile(b.pick(["f32", "f32", "bf16"]), s, c, [n])
+    res = b.tile("f32", s, c, [1])
+    lo, _ = b.column(s, c, 0, n // 2)
+    hi, _ = b.column(s, c, n // 2, n)
+    half = (n + 1) // 2
+    wrote_res = False
+    for k in range(int(b.rng.integers(2, 6))):
+        window = "whole" if k == 0 else b.pick(["whole", "whole", "left", "strided"])
+        if window == "whole":
+            d, x = dst, src
+        elif window == "left":
+            d, x = cols(dst, 0, half), cols(src, 0, half)
+        else:
+            d = f"{dst.name}[{dst.pstart}:{dst.pstart + dst.pcount}, {dst.col_offset}:{dst.col_offset + n}:2]"
+            x = cols(src, 0, half)
+        kind = b.pick(["tensor_scalar", "tensor_tensor", "memset", "range_select", "activation"])
+        if kind == "tensor_scalar":
+            b.instr("tensor_scalar", dst=d, data=x, op0=b.pick(["add", "multiply", "maximum"]),
+                    operand0=float(b.values("f32", (1,), -3, 3)[0]))
+        elif kind == "tensor_tensor":
+            b.instr("tensor_tensor", dst=d, data1=x, data2=x, op=b.pick(["add", "subtract", "minimum"]))
+        elif kind == "memset":
+            b.instr("memset", dst=d, value=float(b.values("f32", (1,), -3, 3)[0]))
+        elif kind == "range_select" and window == "whole":
+            b.instr("range_select", dst=d, on_true_tile=x, comp_op0="greater_equal", comp_op1="less",
+                    bound0=lo, bound1=hi, reduce_cmd=b.pick(["reset_reduce", "reset_reduce", "reduce"]),
+                    reduce_res=res if b.chance(0.7) else None, reduce_op="maximum")
+            wrote_res = True
+        else:
+            cmd = b.pick(["reset_reduce", "idle"])
+            b.instr("activation", dst=d, op=b.pick(["copy", "relu"]), data=x, reduce_cmd=cmd,
+                    reduce_op="add" if cmd != "idle" else None, reduce_res=res if b.chance(0.5) else None)
+            wrote_res = True
+        if b.chance(0.2):
+            b.store(dst)  # read between the writes
+    b.store(dst)
+    if wrote_res:
+        b.store(res)
+
+
 def block_alias(b):
     """Tensors declared at the same `@` offset share bytes (LANGUAGE.md 2.1)."""
     if b.alias_next >= 4096:
@@ -258,7 +307,7 @@ BLOCKS = [  # (block, weight, needs)
     (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
     (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
     (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
-    (block_psum_wide, 0.3, None),
+    (block_psum_wide, 0.3, None), (block_overwrite, 2.0, None),  # issue 16: dead stores (S13.1)
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
     (emit_tensor_copy, 1.0, None), (emit_nc_matmul, 1.0, None), (emit_nc_transpose, 0.8, None),  # issue 13: Tensor Engine
 ] + VECOPS_BLOCKS

@@ -1,0 +1,113 @@
+#include "dead_stores.hpp"
+
+#include <algorithm>
+#include <deque>
+
+#include "memory_access.hpp"
+
+namespace nisa {
+
+namespace {
+
+// Bytes that every path from here on overwrites before reading, per space:
+// rectangles, each written exactly by one later instruction. A byte inside
+// two rectangles is missed (conservative); a list longer than kMaxRects
+// forgets its oldest rectangle (conservative too), so the pass stays linear.
+class KilledBytes {
+ public:
+  explicit KilledBytes(std::size_t spaces) : spaces_(spaces) {}
+
+  bool killed(const Access& a) const {
+    for (const Rect& r : spaces_[a.space])
+      if (a.rect.inside(r)) return true;
+    return false;
+  }
+  // A later write covers these bytes (an earlier value of them is dead).
+  void kill(const Access& a) {
+    std::deque<Rect>& list = spaces_[a.space];
+    std::erase_if(list, [&](const Rect& r) { return r.inside(a.rect); });
+    list.push_back(a.rect);
+    if (list.size() > kMaxRects) list.pop_front();
+  }
+  // Something reads (or may read) these bytes: an earlier value of them is live.
+  void revive(std::size_t space, const Rect& rect) {
+    std::erase_if(spaces_[space], [&](const Rect& r) { return r.overlaps(rect); });
+  }
+  void revive_all(std::size_t space) { spaces_[space].clear(); }
+
+ private:
+  static constexpr std::size_t kMaxRects = 64;
+  std::vector<std::deque<Rect>> spaces_;
+};
+
+}  // namespace
+
+std::vector<bool> dead_instructions(const Spec& spec, const Program& program) {
+  const std::size_t n = program.instructions.size();
+  std::vector<bool> dead(n, false);
+  KilledBytes killed(2 + kEngineCount + program.tensors.size());
+  std::vector<Access> accesses;
+  // Backwards: what instruction i writes is dead when everything after it
+  // overwrites it before reading it. The program's end reads everything.
+  for (std::size_t i = n; i-- > 0;) {
+    const Instruction& ins = program.instructions[i];
+    const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
+    const Engine engine = executing_engine(is, ins);
+    collect_accesses(program, is, ins, engine, accesses);
+    if (!is.writes_whole_outputs) {
+      // Unknown effects: its writes may be partial or read-modify-write, and
+      // it may use the accumulators through other operands (load_reduce).
+      for (const Access& a : accesses) killed.revive(a.space, a.rect);
+      for (int e = 0; e < kEngineCount; ++e) killed.revive_all(accumulator_space(static_cast<Engine>(e)));
+      continue;
+    }
+    bool writes = false, all_killed = true;
+    for (const Access& a : accesses)
+      if (a.write) {
+        writes = true;
+        all_killed = all_killed && killed.killed(a);
+      }
+    if (writes && all_killed) {
+      dead[i] = true;  // skipped: its reads do not happen either
+      continue;
+    }
+    // Accumulator lanes (S3): reset and reset_reduce replace them, reduce
+    // folds into their old values; reduce_res reads the command's lanes
+    // after the command, so only with an idle command does it read older
+    // values (of the lanes of the instruction's input partitions, which
+    // reduce_res's own partitions need not name: then all lanes count).
+    const std::size_t acc = accumulator_space(engine);
+    const bool folds = is.cost.accumulator_command >= 0 &&
+                       static_cast<ReduceCmd>(ins.operands[static_cast<std::size_t>(is.cost.accumulator_command)].integer) ==
+                           ReduceCmd::reduce;
+    bool command = false;
+    for (const Access& a : accesses) command = command || (a.space == acc && a.write);
+    // It reads its inputs before it writes: kill its writes, then revive its reads.
+    for (const Access& a : accesses)
+      if (a.write && a.exact && !(a.space == acc && folds)) killed.kill(a);
+    for (const Access& a : accesses) {
+      if (a.space != acc) {
+        if (!a.write) killed.revive(a.space, a.rect);
+      } else if (a.write && folds) {
+        killed.revive(a.space, a.rect);
+      } else if (!a.write && !command) {
+        killed.revive_all(a.space);
+      }
+    }
+  }
+  return dead;
+}
+
+std::size_t skip_dead_steps(const Spec& spec, const Program& program, std::vector<Step>& steps) {
+  const std::vector<bool> dead = dead_instructions(spec, program);
+  std::size_t skipped = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    if (!dead[i]) continue;
+    steps[i].run = [](const Step&, Machine&) {};
+    steps[i].staged = false;
+    ++skipped;
+  }
+  return skipped;
+}
+
+}  // namespace nisa

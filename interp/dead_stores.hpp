@@ -1,0 +1,29 @@
+// Dead-store elimination (issue 16): an instruction whose every write is
+// overwritten before anything reads it has no observable effect, so a run
+// may skip it. A chain such as `.rept 200` of range_select into one tile with
+// reduce_cmd=reset_reduce and reduce_res keeps only its last instruction.
+//
+// Only instructions the spec marks `writes_whole_outputs` are ever skipped
+// (every written operand written in full, no runtime fault, no engine state).
+// A write kills bytes only where its view covers its bounding rectangle
+// exactly; a read (of any instruction, by bounding rectangle, so
+// conservatively) revives them. The end of the program reads everything:
+// outputs, --dump-state and the accumulators are unchanged. Not used with
+// --strict, whose unwritten-read and input-range checks must see every
+// instruction, nor when NISA_PLAIN_PATHS is set (plain_paths.hpp).
+#pragma once
+#include <vector>
+
+#include "program.hpp"
+#include "spec.hpp"
+#include "step.hpp"
+
+namespace nisa {
+
+// One flag per instruction: true where it can be skipped.
+std::vector<bool> dead_instructions(const Spec& spec, const Program& program);
+
+// Makes every dead instruction's step do nothing; returns how many.
+std::size_t skip_dead_steps(const Spec& spec, const Program& program, std::vector<Step>& steps);
+
+}  // namespace nisa
