@@ -3,7 +3,11 @@
 (bench/numpy_model.py), checks that their outputs agree (`nisa diff`), and
 prints one table. Builds nothing: give it a built nisa (default build/nisa).
 
-    scripts/bench [--nisa build/nisa] [--reps N] [--only WORD] [--repeat 3]
+    scripts/bench [--nisa build/nisa] [--reps N] [--only WORD] [--repeat 3] [--no-e2e]
+
+Then the end-to-end table of bench/end_to_end.py (three ~200-instruction
+programs: .npy inputs, --dump outputs, per-phase times, page faults, peak RSS,
+beside the NumPy model as a whole process); --no-e2e skips it.
 
 What is measured (see bench/README.md):
 - nisa s: best of --repeat CPU times (user + sys; --clock wall for elapsed time)
@@ -78,6 +82,8 @@ def main(argv=None):
                     help="override every program's REPS (quick check; env BENCH_REPS too)")
     ap.add_argument("--only", action="append", default=[], help="run programs whose name contains WORD")
     ap.add_argument("--repeat", type=int, default=3, help="nisa runs per program; the best counts")
+    ap.add_argument("--no-e2e", action="store_true",
+                    help="skip the end-to-end table (bench/end_to_end.py: .npy in, dumps out, phases, faults)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="cpu (default): user+sys time of nisa, process time of the NumPy loop; wall: elapsed time")
     args = ap.parse_args(argv)
@@ -146,6 +152,11 @@ def main(argv=None):
     what = "CPU times (user+sys)" if args.clock == "cpu" else "wall times"
     print(f"nisa s: best of {args.repeat} {what} of the whole `nisa run` (start-up and assembly included); "
           f"numpy s: the NumPy model's execution loop only, one run ({'process time' if args.clock == 'cpu' else 'wall'}).")
+    if not args.no_e2e:  # issue 16: the end-to-end programs in the same run
+        import end_to_end
+        print(file=sys.stdout, flush=True)
+        failures += end_to_end.main(["--nisa", nisa, "--repeat", str(max(args.repeat, 1))] +
+                                    [a for w in args.only for a in ("--only", w)])
     return 1 if failures else 0
 
 
