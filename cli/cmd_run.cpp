@@ -27,6 +27,7 @@
 #include "output_files.hpp"
 #include "dead_stores.hpp"
 #include "interpreter.hpp"
+#include "partition_split.hpp"
 #include "plain_paths.hpp"
 #include "lanes.hpp"
 #include "nbin.hpp"
@@ -205,9 +206,12 @@ int command_run(const RunOptions& o) {
   clock.mark("inputs");
   DecodedProgram decoded = predecode(spec, program, machine);
   const std::size_t dead = !o.strict && !plain_paths() ? skip_dead_steps(spec, program, decoded.steps) : 0;
+  UpperHalves upper;
+  if (!o.strict && second_thread_allowed())
+    upper = split_partitions(spec, program, decoded.steps, *decoded.tiles, split_min_elements());
   clock.mark("predecode");
   if (o.strict) execute_strict(program, decoded.steps, machine);
-  else execute(decoded.steps, machine);
+  else execute_two_threads(decoded.steps, upper, machine);
   clock.mark("execute");
 
   // Every output (dumps, state, trace) is committed together, all or nothing.
@@ -241,7 +245,7 @@ int command_run(const RunOptions& o) {
   if (o.profile) std::cout << profile_table(spec, program, *timeline);
   if (o.phase_times)
     std::cerr << clock.report() << "instructions " << program.instructions.size() << ", skipped as dead stores " << dead
-              << "\n";
+              << ", on two threads " << upper.steps.size() << "\n";
   return kExitOk;
 }
 

@@ -503,6 +503,7 @@ void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timel
     }
     if (n.has("engine_operand")) parse_engine_operand(n.at("engine_operand"), spec, ins);
     if (n.has("writes_whole_outputs")) ins.writes_whole_outputs = n.at("writes_whole_outputs").boolean();
+    if (n.has("partitions_independent")) ins.partitions_independent = n.at("partitions_independent").boolean();
     Node checks = n.at("constraints");
     for (std::size_t k = 0; k < checks.size(); ++k) ins.checks.push_back(parse_check(checks.at(k), spec, ins));
     parse_encoding(n.at("encoding"), spec, ins);

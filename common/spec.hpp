@@ -242,6 +242,10 @@ struct InstructionSpec {
   // state such as the random generators). A run may then skip it when all it
   // writes is overwritten before anything reads it (interp/dead_stores.hpp).
   bool writes_whole_outputs = false;
+  // "partitions_independent": partition p of what it writes depends only on
+  // partition p of what it reads and on accumulator lane p, so a run may
+  // compute partition ranges apart (interp/partition_split.hpp).
+  bool partitions_independent = false;
 
   int find_operand(std::string_view name) const;  // -1 if none
 

@@ -98,12 +98,14 @@ std::vector<bool> dead_instructions(const Spec& spec, const Program& program) {
   return dead;
 }
 
+void skipped_step(const Step&, Machine&) {}
+
 std::size_t skip_dead_steps(const Spec& spec, const Program& program, std::vector<Step>& steps) {
   const std::vector<bool> dead = dead_instructions(spec, program);
   std::size_t skipped = 0;
   for (std::size_t i = 0; i < steps.size(); ++i) {
     if (!dead[i]) continue;
-    steps[i].run = [](const Step&, Machine&) {};
+    steps[i].run = skipped_step;
     steps[i].staged = false;
     ++skipped;
   }

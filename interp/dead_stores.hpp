@@ -23,6 +23,9 @@ namespace nisa {
 // One flag per instruction: true where it can be skipped.
 std::vector<bool> dead_instructions(const Spec& spec, const Program& program);
 
+// The kernel of a skipped step: does nothing.
+void skipped_step(const Step&, Machine&);
+
 // Makes every dead instruction's step do nothing; returns how many.
 std::size_t skip_dead_steps(const Spec& spec, const Program& program, std::vector<Step>& steps);
 

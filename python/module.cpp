@@ -18,6 +18,7 @@
 #include "error.hpp"
 #include "dead_stores.hpp"
 #include "interpreter.hpp"
+#include "partition_split.hpp"
 #include "plain_paths.hpp"
 #include "lanes.hpp"
 #include "nbin.hpp"
@@ -185,8 +186,11 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
     py::gil_scoped_release release;  // the run touches no Python object
     DecodedProgram decoded = predecode(spec, program, machine);
     if (!strict && !plain_paths()) skip_dead_steps(spec, program, decoded.steps);
+    UpperHalves upper;
+    if (!strict && second_thread_allowed())
+      upper = split_partitions(spec, program, decoded.steps, *decoded.tiles, split_min_elements());
     if (strict) execute_strict(program, decoded.steps, machine);
-    else execute(decoded.steps, machine);
+    else execute_two_threads(decoded.steps, upper, machine);
   }
   py::dict outputs;
   for (std::size_t t = 0; t < program.tensors.size(); ++t)

@@ -22,6 +22,10 @@ must never change a result. Two checks:
    dead-store elimination, one thread); every dumped byte must agree. The
    generator changes as instructions are added, so these need no record.
 
+Both force the second thread (NISA_THREADS=2, which a busy machine would
+not use by itself); the random programs also cut every step it could take
+(NISA_SPLIT_MIN_ELEMENTS=1), since none of them is large.
+
 Exit 0 when everything agrees, 1 otherwise (each difference is named).
 """
 import argparse
@@ -162,7 +166,7 @@ def check_recorded(nisa, record):
     all_cases = cases()
     for i, (case, program, text, folder) in enumerate(all_cases, 1):
         print(f"[{i}/{len(all_cases)}] {case}", file=sys.stderr, flush=True)
-        results[case], _ = run_and_hash(nisa, program, text, folder)
+        results[case], _ = run_and_hash(nisa, program, text, folder, {"NISA_THREADS": "2"})
         if not record:
             problems += differences(case, table.get(case, {}), results[case])
     if record:
@@ -182,7 +186,7 @@ def check_plain_random(nisa, count, seed):
         with tempfile.TemporaryDirectory(prefix="nisa_identity_random_") as folder:
             for name, array in inputs.items():
                 np.save(os.path.join(folder, name + ".npy"), array)
-            fast, _ = run_and_hash(nisa, None, text, folder)
+            fast, _ = run_and_hash(nisa, None, text, folder, {"NISA_THREADS": "2", "NISA_SPLIT_MIN_ELEMENTS": "1"})
             plain, _ = run_and_hash(nisa, None, text, folder, {"NISA_PLAIN_PATHS": "1"})
         problems += differences(f"random seed {seed} #{k}", plain, fast)
         if (k + 1) % 25 == 0:

@@ -1,0 +1,155 @@
+#include "partition_split.hpp"
+
+#include <sched.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+#include "dead_stores.hpp"
+#include "interpreter.hpp"
+#include "plain_paths.hpp"
+
+namespace nisa {
+
+namespace {
+
+// The same view `skip` partitions further on (a partition stride of 0, a
+// broadcast view, stays where it is).
+const TileAccess* upper_tile(const TileAccess* t, int64_t skip, TileTable& tiles) {
+  if (t == nullptr) return nullptr;
+  TileAccess upper = *t;
+  upper.base += skip * t->partition_stride;
+  upper.partitions -= skip;
+  upper.first_partition += skip;
+  return tiles.add(std::move(upper));
+}
+
+bool cuttable(const InstructionSpec& is, const Step& s, int64_t min_elements) {
+  if (!is.partitions_independent || s.run == skipped_step || s.staged || s.partitions < 16 || s.dst == nullptr)
+    return false;
+  if (s.partitions * s.elements < min_elements) return false;
+  // Every streamed tile has the step's partitions, so each half is a view of its own.
+  auto same_partitions = [&](const TileAccess* t) { return t == nullptr || t->partitions == s.partitions; };
+  bool same = same_partitions(s.dst) && same_partitions(s.reduce_res);
+  for (int k = 0; k < s.inputs; ++k) same = same && same_partitions(s.in[k]);
+  for (const PartitionScalar& ps : s.scalar) same = same && same_partitions(ps.tile);
+  return same;
+}
+
+// A second thread that runs one step at a time: post() hands it a step,
+// wait() returns once it has finished. It spins briefly before sleeping on
+// the atomic (a futex), since the next step usually follows within
+// microseconds.
+class SecondThread {
+ public:
+  explicit SecondThread(Machine& machine) : machine_(machine), thread_([this] { loop(); }) {}
+  SecondThread(const SecondThread&) = delete;
+  SecondThread& operator=(const SecondThread&) = delete;
+  ~SecondThread() {
+    post(&stop_);
+    thread_.join();
+  }
+
+  void post(const Step* s) {
+    job_.store(s, std::memory_order_release);
+    job_.notify_one();
+  }
+  void wait() {
+    for (int spin = 0; spin < kSpins; ++spin)
+      if (job_.load(std::memory_order_acquire) == nullptr) return;
+    while (const Step* running = job_.load(std::memory_order_acquire)) job_.wait(running, std::memory_order_acquire);
+  }
+
+ private:
+  static constexpr int kSpins = 20000;  // some tens of microseconds
+  void loop() {
+    for (;;) {
+      const Step* s = nullptr;
+      for (int spin = 0; spin < kSpins && s == nullptr; ++spin) s = job_.load(std::memory_order_acquire);
+      while (s == nullptr) {
+        job_.wait(nullptr, std::memory_order_acquire);
+        s = job_.load(std::memory_order_acquire);
+      }
+      if (s == &stop_) return;
+      execute_step(*s, machine_);
+      job_.store(nullptr, std::memory_order_release);
+      job_.notify_one();
+    }
+  }
+
+  Machine& machine_;
+  Step stop_;  // posted to end the thread
+  std::atomic<const Step*> job_{nullptr};
+  std::thread thread_;  // last: starts once the members above exist
+};
+
+}  // namespace
+
+bool second_thread_allowed() {
+  if (plain_paths()) return false;
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const int count = sched_getaffinity(0, sizeof cpus, &cpus) == 0 ? CPU_COUNT(&cpus) : 1;
+  if (count < 2) return false;
+  const char* threads = std::getenv("NISA_THREADS");
+  if (threads != nullptr && std::strcmp(threads, "1") == 0) return false;
+  if (threads != nullptr && std::strcmp(threads, "2") == 0) return true;
+  // Automatic: only when a CPU is idle. On a busy machine the second thread
+  // waits for a CPU while the first waits for it (bench/README.md).
+  double load = 0;
+  return getloadavg(&load, 1) == 1 && load + 1.0 <= count;
+}
+
+int64_t split_min_elements() {
+  const char* v = std::getenv("NISA_SPLIT_MIN_ELEMENTS");
+  if (v == nullptr || *v == '\0') return kSplitMinElements;
+  char* end = nullptr;
+  const long long n = std::strtoll(v, &end, 10);
+  return *end == '\0' && n > 0 ? n : kSplitMinElements;
+}
+
+UpperHalves split_partitions(const Spec& spec, const Program& program, std::vector<Step>& steps, TileTable& tiles,
+                             int64_t min_elements) {
+  UpperHalves upper;
+  upper.of.assign(steps.size(), -1);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    Step& s = steps[i];
+    const Instruction& ins = program.instructions[static_cast<std::size_t>(s.instruction)];
+    if (!cuttable(spec.instructions[static_cast<std::size_t>(ins.spec_index)], s, min_elements)) continue;
+    // A multiple of 8 partitions: the add reductions fold 8 partitions at once.
+    const int64_t lower = (s.partitions / 2 + 7) / 8 * 8;
+    Step top = s;
+    top.partitions = s.partitions - lower;
+    top.dst = upper_tile(s.dst, lower, tiles);
+    for (int k = 0; k < s.inputs; ++k) top.in[k] = upper_tile(s.in[k], lower, tiles);
+    for (PartitionScalar& ps : top.scalar) ps.tile = upper_tile(ps.tile, lower, tiles);
+    top.reduce_res = upper_tile(s.reduce_res, lower, tiles);
+    top.first_lane += lower;
+    s.partitions = lower;
+    upper.of[i] = static_cast<int32_t>(upper.steps.size());
+    upper.steps.push_back(top);
+  }
+  return upper;
+}
+
+void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine) {
+  if (upper.empty()) {
+    execute(steps, machine);
+    return;
+  }
+  SecondThread second(machine);
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    const int32_t u = upper.of[i];
+    if (u < 0) {
+      execute_step(steps[i], machine);
+      continue;
+    }
+    second.post(&upper.steps[static_cast<std::size_t>(u)]);
+    execute_step(steps[i], machine);
+    second.wait();
+  }
+}
+
+}  // namespace nisa
