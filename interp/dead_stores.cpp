@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <deque>
+#include <optional>
 
 #include "memory_access.hpp"
 
@@ -40,61 +41,91 @@ class KilledBytes {
   std::vector<std::deque<Rect>> spaces_;
 };
 
+
+// What the pass needs of one instruction, worked out once per distinct one.
+struct Effects {
+  bool skippable = false;  // the spec's writes_whole_outputs
+  std::vector<Access> accesses;
+  std::size_t accumulator = 0;  // space of its engine's accumulator
+  bool folds = false;           // reduce_cmd=reduce: reads the lanes it writes
+  bool command = false;         // a reduce_cmd other than idle
+};
+
+Effects effects_of(const Spec& spec, const Program& program, const Instruction& ins) {
+  Effects e;
+  const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
+  const Engine engine = executing_engine(is, ins);
+  e.skippable = is.writes_whole_outputs;
+  collect_accesses(program, is, ins, engine, e.accesses);
+  e.accumulator = accumulator_space(engine);
+  e.folds = is.cost.accumulator_command >= 0 &&
+            static_cast<ReduceCmd>(ins.operands[static_cast<std::size_t>(is.cost.accumulator_command)].integer) ==
+                ReduceCmd::reduce;
+  for (const Access& a : e.accesses) e.command = e.command || (a.space == e.accumulator && a.write);
+  return e;
+}
+
+// One step backwards: whether the instruction is dead, and what is killed
+// before it.
+bool dead_before(const Effects& e, KilledBytes& killed) {
+  if (!e.skippable) {
+    // Unknown effects: its writes may be partial or read-modify-write, and
+    // it may use the accumulators through other operands (load_reduce).
+    for (const Access& a : e.accesses) killed.revive(a.space, a.rect);
+    for (int k = 0; k < kEngineCount; ++k) killed.revive_all(accumulator_space(static_cast<Engine>(k)));
+    return false;
+  }
+  bool writes = false, all_killed = true;
+  for (const Access& a : e.accesses)
+    if (a.write) {
+      writes = true;
+      all_killed = all_killed && killed.killed(a);
+    }
+  if (writes && all_killed) return true;  // skipped: its reads do not happen either
+  // Accumulator lanes (S3): reset and reset_reduce replace them, reduce
+  // folds into their old values; reduce_res reads the command's lanes after
+  // the command, so only with an idle command does it read older values (of
+  // the lanes of the instruction's input partitions, which reduce_res's own
+  // partitions need not name: then all lanes count).
+  // It reads its inputs before it writes: kill its writes, then revive its reads.
+  for (const Access& a : e.accesses)
+    if (a.write && a.exact && !(a.space == e.accumulator && e.folds)) killed.kill(a);
+  for (const Access& a : e.accesses) {
+    if (a.space != e.accumulator) {
+      if (!a.write) killed.revive(a.space, a.rect);
+    } else if (a.write && e.folds) {
+      killed.revive(a.space, a.rect);
+    } else if (!a.write && !e.command) {
+      killed.revive_all(a.space);
+    }
+  }
+  return false;
+}
+
 }  // namespace
+
+std::vector<bool> dead_positions(const Spec& spec, const Program& program, std::size_t positions,
+                                 const std::function<uint32_t(std::size_t)>& which,
+                                 const std::function<const Instruction&(std::size_t)>& at) {
+  std::vector<bool> dead(positions, false);
+  KilledBytes killed(2 + kEngineCount + program.tensors.size());
+  std::vector<std::optional<Effects>> known;
+  // Backwards: what position i writes is dead when everything after it
+  // overwrites it before reading it. The program's end reads everything.
+  for (std::size_t i = positions; i-- > 0;) {
+    const uint32_t k = which(i);
+    if (k >= known.size()) known.resize(k + 1);
+    if (!known[k]) known[k] = effects_of(spec, program, at(i));
+    dead[i] = dead_before(*known[k], killed);
+  }
+  return dead;
+}
 
 std::vector<bool> dead_instructions(const Spec& spec, const Program& program) {
   const std::size_t n = program.instructions.size();
   std::vector<bool> dead(n, false);
   KilledBytes killed(2 + kEngineCount + program.tensors.size());
-  std::vector<Access> accesses;
-  // Backwards: what instruction i writes is dead when everything after it
-  // overwrites it before reading it. The program's end reads everything.
-  for (std::size_t i = n; i-- > 0;) {
-    const Instruction& ins = program.instructions[i];
-    const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
-    const Engine engine = executing_engine(is, ins);
-    collect_accesses(program, is, ins, engine, accesses);
-    if (!is.writes_whole_outputs) {
-      // Unknown effects: its writes may be partial or read-modify-write, and
-      // it may use the accumulators through other operands (load_reduce).
-      for (const Access& a : accesses) killed.revive(a.space, a.rect);
-      for (int e = 0; e < kEngineCount; ++e) killed.revive_all(accumulator_space(static_cast<Engine>(e)));
-      continue;
-    }
-    bool writes = false, all_killed = true;
-    for (const Access& a : accesses)
-      if (a.write) {
-        writes = true;
-        all_killed = all_killed && killed.killed(a);
-      }
-    if (writes && all_killed) {
-      dead[i] = true;  // skipped: its reads do not happen either
-      continue;
-    }
-    // Accumulator lanes (S3): reset and reset_reduce replace them, reduce
-    // folds into their old values; reduce_res reads the command's lanes
-    // after the command, so only with an idle command does it read older
-    // values (of the lanes of the instruction's input partitions, which
-    // reduce_res's own partitions need not name: then all lanes count).
-    const std::size_t acc = accumulator_space(engine);
-    const bool folds = is.cost.accumulator_command >= 0 &&
-                       static_cast<ReduceCmd>(ins.operands[static_cast<std::size_t>(is.cost.accumulator_command)].integer) ==
-                           ReduceCmd::reduce;
-    bool command = false;
-    for (const Access& a : accesses) command = command || (a.space == acc && a.write);
-    // It reads its inputs before it writes: kill its writes, then revive its reads.
-    for (const Access& a : accesses)
-      if (a.write && a.exact && !(a.space == acc && folds)) killed.kill(a);
-    for (const Access& a : accesses) {
-      if (a.space != acc) {
-        if (!a.write) killed.revive(a.space, a.rect);
-      } else if (a.write && folds) {
-        killed.revive(a.space, a.rect);
-      } else if (!a.write && !command) {
-        killed.revive_all(a.space);
-      }
-    }
-  }
+  for (std::size_t i = n; i-- > 0;) dead[i] = dead_before(effects_of(spec, program, program.instructions[i]), killed);
   return dead;
 }
 

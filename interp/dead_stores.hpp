@@ -12,6 +12,8 @@
 // --strict, whose unwritten-read and input-range checks must see every
 // instruction, nor when NISA_PLAIN_PATHS is set (plain_paths.hpp).
 #pragma once
+#include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "program.hpp"
@@ -22,6 +24,13 @@ namespace nisa {
 
 // One flag per instruction: true where it can be skipped.
 std::vector<bool> dead_instructions(const Spec& spec, const Program& program);
+
+// The same for a program kept as distinct instructions: at(i) is the
+// instruction at position i, which(i) names it (positions with the same
+// which(i) hold the same instruction, whose accesses are worked out once).
+std::vector<bool> dead_positions(const Spec& spec, const Program& program, std::size_t positions,
+                                 const std::function<uint32_t(std::size_t)>& which,
+                                 const std::function<const Instruction&(std::size_t)>& at);
 
 // The kernel of a skipped step: does nothing.
 void skipped_step(const Step&, Machine&);

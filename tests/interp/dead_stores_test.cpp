@@ -216,3 +216,35 @@ TEST_CASE("S13.1: skipping dead steps leaves SBUF, HBM and the accumulators as t
 
 }  // namespace
 }  // namespace nisa
+
+namespace nisa {
+namespace {
+
+TEST_CASE("S13.1: positions of distinct instructions give the flags of the whole list") {
+  const Program p = assembled(".rept k, 6\n" + kRangeSelectReset + "tensor_scalar dst=a, data=a, op0=add, operand0=1.0\n" +
+                              ".endr\n" + kRangeSelectReset + kRangeSelectReset + kOut);
+  std::vector<uint32_t> which;
+  std::vector<std::size_t> first;  // per distinct instruction: its first position
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) {
+    uint32_t k = 0;
+    while (k < first.size() && !(p.instructions[first[k]].operands == p.instructions[i].operands &&
+                                 p.instructions[first[k]].spec_index == p.instructions[i].spec_index))
+      ++k;
+    if (k == first.size()) first.push_back(i);
+    which.push_back(k);
+  }
+  CHECK(first.size() == 4);  // range_select, tensor_scalar, the two dma_copy
+  const auto by_position = dead_positions(
+      active_spec(), p, p.instructions.size(), [&](std::size_t i) { return which[i]; },
+      [&](std::size_t i) -> const Instruction& { return p.instructions[first[which[i]]]; });
+  const auto whole = dead_instructions(active_spec(), p);
+  CHECK(by_position == whole);
+  // The range_selects inside the loop each read a (rewritten by the tensor_scalar), but all
+  // they write is overwritten by the next one: every one but the last of the program is dead.
+  std::size_t dead = 0;
+  for (bool d : whole) dead += d;
+  CHECK(dead == 7);
+}
+
+}  // namespace
+}  // namespace nisa
