@@ -41,10 +41,24 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Program load_program(const Spec& spec, const std::string& path) {
+// Keeps what the assembler accepts as distinct instructions.
+class DistinctInstructionSink final : public InstructionSink {
+ public:
+  explicit DistinctInstructionSink(DistinctInstructions& to) : to_(to) {}
+  void add(const Program&, const Instruction& ins) override { to_.add(ins); }
+
+ private:
+  DistinctInstructions& to_;
+};
+
+// The program to run. A .nasm program's instructions go to `distinct` (the
+// program's own list stays empty) unless `whole_model`: the cost model of
+// --profile and --trace reads the Program's instruction list.
+Program load_program(const Spec& spec, const std::string& path, bool whole_model, DistinctInstructions& distinct) {
   if (ends_with(path, ".nasm")) {
     const FileText source(path);
-    AssembleResult result = assemble(spec, source.text(), path);
+    DistinctInstructionSink sink(distinct);
+    AssembleResult result = assemble(spec, source.text(), path, whole_model ? nullptr : &sink);
     if (!result.diagnostics.empty()) {
       for (const Diagnostic& d : result.diagnostics) std::cerr << format_diagnostic(d);
       throw DiagnosticsReported(kExitBadInput);
@@ -186,13 +200,15 @@ class PhaseClock {
 int command_run(const RunOptions& o) {
   PhaseClock clock;
   const Spec& spec = active_spec();
-  const Program program = load_program(spec, o.program);
+  DistinctInstructions distinct;
+  const Program program = load_program(spec, o.program, o.profile || !o.trace_file.empty(), distinct);
   check_outputs_before_run(program, o);
   clock.mark("load");
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   clock.mark("inputs");
-  const DecodedProgram decoded = predecode(spec, program, machine);
+  const DecodedProgram decoded =
+      distinct.size() > 0 ? predecode(spec, program, distinct, machine) : predecode(spec, program, machine);
   clock.mark("predecode");
   if (o.strict) execute_strict(program, decoded.steps, machine);
   else execute(decoded.steps, machine);

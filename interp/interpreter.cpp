@@ -10,7 +10,13 @@
 
 namespace nisa {
 
-DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine) {
+namespace {
+
+// Decodes `count` instructions, `instruction_at(i)` giving the i-th (program
+// order, which is the order they run in).
+template <class InstructionAt>
+DecodedProgram predecode_each(const Spec& spec, const Program& program, Machine& machine, std::size_t count,
+                              InstructionAt&& instruction_at) {
   // Enum operands are decoded by index into the enums generated at build time.
   if (!spec_enum::spec_enums_match(spec))
     throw InputError("isa-spec: its enums differ from those of the spec nisa was built with (values, names or order); "
@@ -22,16 +28,16 @@ DecodedProgram predecode(const Spec& spec, const Program& program, Machine& mach
   DecodedProgram decoded{{}, std::make_unique<TileTable>(machine, program)};
   // Steps of a long program are tens of MB: map their pages in one call
   // rather than one fault per 4 KB (several microseconds each on a VM).
-  decoded.steps.reserve(program.instructions.size());
-  prefault_for_writing(decoded.steps.data(), program.instructions.size() * sizeof(Step));
-  decoded.steps.resize(program.instructions.size());
+  decoded.steps.reserve(count);
+  prefault_for_writing(decoded.steps.data(), count * sizeof(Step));
+  decoded.steps.resize(count);
   // Semantics by spec index: looked up by name once per instruction kind.
   std::vector<const InstructionSemantics*> semantics(spec.instructions.size(), nullptr);
   std::vector<int> ids(spec.instructions.size(), -1);
   for (std::size_t k = 0; k < spec.instructions.size(); ++k)
     semantics[k] = find_instruction_semantics(spec.instructions[k].name, &ids[k]);
-  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-    const Instruction& ins = program.instructions[i];
+  for (std::size_t i = 0; i < count; ++i) {
+    const Instruction& ins = instruction_at(i);
     const auto kind = static_cast<std::size_t>(ins.spec_index);
     const InstructionSpec& ispec = spec.instructions.at(kind);
     if (semantics[kind] == nullptr)
@@ -43,6 +49,18 @@ DecodedProgram predecode(const Spec& spec, const Program& program, Machine& mach
     semantics[kind]->decode(DecodeContext{spec, program, machine, ispec, ins, *decoded.tiles, ids[kind]}, s);
   }
   return decoded;
+}
+
+}  // namespace
+
+DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine) {
+  return predecode_each(spec, program, machine, program.instructions.size(),
+                        [&](std::size_t i) -> const Instruction& { return program.instructions[i]; });
+}
+
+DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine) {
+  return predecode_each(spec, program, machine, instructions.size(),
+                        [&](std::size_t i) -> const Instruction& { return instructions.at(i); });
 }
 
 void execute_step(const Step& s, Machine& machine) {

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "distinct_instructions.hpp"
 #include "machine.hpp"
 #include "step.hpp"
 #include "tile_table.hpp"
@@ -20,6 +21,9 @@ struct DecodedProgram {
 
 // Steps point into `machine`: keep it alive and in place while they run.
 DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine);
+// The same for a program whose instructions are kept as distinct ones
+// (`program.instructions` is not read; Step::instruction is the position).
+DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine);
 
 void execute_step(const Step& s, Machine& machine);
 void execute(const std::vector<Step>& steps, Machine& machine);
