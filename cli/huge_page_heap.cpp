@@ -47,6 +47,11 @@ constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = 2 * kMiB;
 // Address space reserved for the heap (untouched: costs no memory).
 constexpr std::size_t kReservation = 1024 * kMiB;
+// The first part of the reservation stays on 4 KB pages: a small run (a few
+// MB of heap) then zeroes no 2 MB page it would mostly not use (~0.3 ms).
+constexpr std::size_t kSmallPart = 4 * kMiB;
+// Heap every run touches, mapped at once.
+constexpr std::size_t kStartupHeap = 512 * 1024;
 // Allocations up to this size come from the heap rather than their own mmap.
 constexpr int kMmapThreshold = 64 * kMiB;
 // Free 2 MB blocks the kernel must have for huge pages to come without
@@ -135,10 +140,18 @@ void use_huge_page_heap() {
   const auto before = reinterpret_cast<std::uintptr_t>(::sbrk(0));
   void* probe = std::malloc(kMiB);
   const auto after = reinterpret_cast<std::uintptr_t>(::sbrk(0));
-  const auto first = (before + kHugePage - 1) & ~(kHugePage - 1);
+  const auto first = (before + kSmallPart + kHugePage - 1) & ~(kHugePage - 1);
   const auto last = after & ~(kHugePage - 1);
   const bool reserved = probe != nullptr && after > before && last > first && last - first >= kReservation / 2;
   if (!reserved || ::madvise(reinterpret_cast<void*>(first), last - first, MADV_HUGEPAGE) != 0) restore_default_heap();
+#ifdef MADV_POPULATE_WRITE
+  // What every run uses (the spec, the command line, a small program: ~400
+  // KB) mapped in one call rather than ~100 faults.
+  if (probe != nullptr) {
+    const auto start = reinterpret_cast<std::uintptr_t>(probe) & ~std::uintptr_t{4095};
+    ::madvise(reinterpret_cast<void*>(start), kStartupHeap, MADV_POPULATE_WRITE);
+  }
+#endif
   std::free(probe);
 #endif
 }
