@@ -207,11 +207,18 @@ int command_run(const RunOptions& o) {
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   clock.mark("inputs");
-  const DecodedProgram decoded =
-      distinct.size() > 0 ? predecode(spec, program, distinct, machine) : predecode(spec, program, machine);
-  clock.mark("predecode");
-  if (o.strict) execute_strict(program, decoded.steps, machine);
-  else execute(decoded.steps, machine);
+  if (distinct.size() > 0 && !o.strict) {
+    // --strict reports each step's own line: it gets a step per position.
+    const SharedSteps shared = predecode_shared(spec, program, distinct, machine);
+    clock.mark("predecode");
+    execute(shared, machine);
+  } else {
+    const DecodedProgram decoded =
+        distinct.size() > 0 ? predecode(spec, program, distinct, machine) : predecode(spec, program, machine);
+    clock.mark("predecode");
+    if (o.strict) execute_strict(program, decoded.steps, machine);
+    else execute(decoded.steps, machine);
+  }
   clock.mark("execute");
 
   // Every output (dumps, state, trace) is committed together, all or nothing.

@@ -63,3 +63,48 @@ TEST_CASE("distinct instructions: x + 0.0 and x + -0.0 on -0.0 stay two instruct
       CHECK(m.get<uint32_t>(minus, p, i) == 0x80000000u);
     }
 }
+
+TEST_CASE("shared steps: a repeated chain runs as the program (one step per distinct instruction, lines kept for --strict)") {
+  TestMachine m;
+  const int32_t x = m.sbuf("x", Dtype::f32, {4, 8});
+  const int32_t y = m.sbuf("y", Dtype::f32, {4, 8});
+  for (int p = 0; p < 4; ++p)
+    for (int i = 0; i < 8; ++i) m.set<float>(x, p, i, static_cast<float>(p * 8 + i) - 7.25f);
+  constexpr int kRepetitions = 50;
+  for (int k = 0; k < kRepetitions; ++k) {  // x = x * 0.5 + 1; y = x * -3
+    m.add("tensor_scalar", {{"dst", m.whole(x)}, {"data", m.whole(x)}, {"op0", "multiply"}, {"operand0", number(0.5f)},
+                            {"op1", "add"}, {"operand1", number(1.0f)}});
+    m.add("tensor_scalar", {{"dst", m.whole(y)}, {"data", m.whole(x)}, {"op0", "multiply"}, {"operand0", number(-3.0f)}});
+  }
+  DistinctInstructions d;
+  for (const Instruction& ins : m.program().instructions) d.add(ins);
+  const SharedSteps shared = predecode_shared(active_spec(), m.program(), d, m.machine());
+  REQUIRE(shared.order.size() == 2 * kRepetitions);
+  CHECK(shared.steps.size() == 2);
+  execute(shared, m.machine());
+  for (int p = 0; p < 4; ++p)
+    for (int i = 0; i < 8; ++i) {
+      float want = static_cast<float>(p * 8 + i) - 7.25f;  // float32 arithmetic, as S2.1
+      for (int k = 0; k < kRepetitions; ++k) want = want * 0.5f + 1.0f;
+      CHECK(std::bit_cast<uint32_t>(m.get<float>(x, p, i)) == std::bit_cast<uint32_t>(want));
+      CHECK(std::bit_cast<uint32_t>(m.get<float>(y, p, i)) == std::bit_cast<uint32_t>(want * -3.0f));
+    }
+}
+
+TEST_CASE("shared steps: steps that differ in their bytes are not shared") {
+  TestMachine m;
+  const int32_t x = m.sbuf("x", Dtype::f32, {4, 8});
+  for (int k = 0; k < 3; ++k) {
+    m.add("tensor_scalar", {{"dst", m.whole(x)}, {"data", m.whole(x)}, {"op0", "add"}, {"operand0", number(1.0f)}});
+    m.add("tensor_scalar", {{"dst", m.rows(x, 0, 2)}, {"data", m.rows(x, 0, 2)}, {"op0", "add"}, {"operand0", number(1.0f)}});
+  }
+  DistinctInstructions d;
+  for (const Instruction& ins : m.program().instructions) d.add(ins);
+  const SharedSteps shared = predecode_shared(active_spec(), m.program(), d, m.machine());
+  REQUIRE(shared.steps.size() == 2);
+  CHECK(shared.order == std::vector<uint32_t>{0, 1, 0, 1, 0, 1});
+  CHECK(shared.steps[0].line == m.program().instructions[0].line);
+  CHECK(shared.steps[1].line == m.program().instructions[1].line);
+  execute(shared, m.machine());
+  for (int p = 0; p < 4; ++p) CHECK(m.get<float>(x, p, 3) == (p < 2 ? 6.0f : 3.0f));
+}
