@@ -51,9 +51,9 @@ class DistinctInstructionSink final : public InstructionSink {
   DistinctInstructions& to_;
 };
 
-// The program to run. A .nasm program's instructions go to `distinct` (the
-// program's own list stays empty) unless `whole_model`: the cost model of
-// --profile and --trace reads the Program's instruction list.
+// The program to run. Its instructions (.nasm or .nbin) go to `distinct`
+// (the program's own list stays empty) unless `whole_model`: the cost model
+// of --profile and --trace reads the Program's instruction list.
 Program load_program(const Spec& spec, const std::string& path, bool whole_model, DistinctInstructions& distinct) {
   if (ends_with(path, ".nasm")) {
     const FileText source(path);
@@ -65,7 +65,9 @@ Program load_program(const Spec& spec, const std::string& path, bool whole_model
     }
     return std::move(result.program);
   }
-  return decode_program(spec, read_nbin_file(path), path);
+  if (whole_model) return decode_program(spec, read_nbin_file(path), path);
+  return decode_program(spec, read_nbin_file(path), path,
+                        [&](const Program&, const Instruction& ins) { distinct.add(ins); });
 }
 
 void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) {
