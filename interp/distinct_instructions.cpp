@@ -78,6 +78,16 @@ bool same_operands(const Instruction& a, const Instruction& b) {
 
 void DistinctInstructions::add(const Instruction& ins) {
   if (which_.size() >= UINT32_MAX) throw std::length_error("more than 2^32 - 1 instructions");
+  // A loop body repeats its sequence: first try the instruction that came
+  // after the previous one last time (one comparison, no hash).
+  if (!which_.empty()) {
+    const uint32_t predicted = next_[which_.back()];
+    if (predicted != kNone && same_operands(distinct_[predicted], ins)) {
+      which_.push_back(predicted);
+      lines_.push_back(ins.line);
+      return;
+    }
+  }
   const uint64_t hash = instruction_hash(ins);
   uint32_t index = static_cast<uint32_t>(distinct_.size());
   const auto [first, last] = by_hash_.equal_range(hash);
@@ -88,8 +98,10 @@ void DistinctInstructions::add(const Instruction& ins) {
     }
   if (index == distinct_.size()) {
     distinct_.push_back(ins);
+    next_.push_back(kNone);
     by_hash_.emplace(hash, index);
   }
+  if (!which_.empty()) next_[which_.back()] = index;
   which_.push_back(index);
   lines_.push_back(ins.line);
 }

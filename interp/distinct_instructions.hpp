@@ -34,6 +34,8 @@ class DistinctInstructions {
   std::vector<Instruction> distinct_;  // each with the line of its first position (reset by at())
   std::vector<uint32_t> which_;        // per position: index into distinct_
   std::vector<uint32_t> lines_;        // per position: source line
+  static constexpr uint32_t kNone = UINT32_MAX;
+  std::vector<uint32_t> next_;         // per distinct instruction: the one that followed it last (or kNone)
   std::unordered_multimap<uint64_t, uint32_t> by_hash_;  // hash of an instruction's contents -> index
 };
 
