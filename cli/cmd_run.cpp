@@ -45,17 +45,33 @@ bool ends_with(const std::string& s, const std::string& suffix) {
   return s.size() >= suffix.size() && s.compare(s.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
-Program load_program(const Spec& spec, const std::string& path) {
+// Keeps what the assembler accepts as distinct instructions.
+class DistinctInstructionSink final : public InstructionSink {
+ public:
+  explicit DistinctInstructionSink(DistinctInstructions& to) : to_(to) {}
+  void add(const Program&, const Instruction& ins) override { to_.add(ins); }
+
+ private:
+  DistinctInstructions& to_;
+};
+
+// The program to run. Its instructions (.nasm or .nbin) go to `distinct`
+// (the program's own list stays empty) unless `whole_model`: the cost model
+// of --profile and --trace reads the Program's instruction list.
+Program load_program(const Spec& spec, const std::string& path, bool whole_model, DistinctInstructions& distinct) {
   if (ends_with(path, ".nasm")) {
     const FileText source(path);
-    AssembleResult result = assemble(spec, source.text(), path);
+    DistinctInstructionSink sink(distinct);
+    AssembleResult result = assemble(spec, source.text(), path, whole_model ? nullptr : &sink);
     if (!result.diagnostics.empty()) {
       for (const Diagnostic& d : result.diagnostics) std::cerr << format_diagnostic(d);
       throw DiagnosticsReported(kExitBadInput);
     }
     return std::move(result.program);
   }
-  return decode_program(spec, read_nbin_file(path), path);
+  if (whole_model) return decode_program(spec, read_nbin_file(path), path);
+  return decode_program(spec, read_nbin_file(path), path,
+                        [&](const Program&, const Instruction& ins) { distinct.add(ins); });
 }
 
 void fill_inputs(const Program& program, const RunOptions& o, Machine& machine) {
@@ -198,20 +214,47 @@ class PhaseClock {
 int command_run(const RunOptions& o) {
   PhaseClock clock;
   const Spec& spec = active_spec();
-  const Program program = load_program(spec, o.program);
+  DistinctInstructions distinct;
+  const Program program = load_program(spec, o.program, o.profile || !o.trace_file.empty(), distinct);
   check_outputs_before_run(program, o);
   clock.mark("load");
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   clock.mark("inputs");
-  DecodedProgram decoded = predecode(spec, program, machine);
-  const std::size_t dead = !o.strict && !plain_paths() ? skip_dead_steps(spec, program, decoded.steps) : 0;
-  UpperHalves upper;
-  if (!o.strict && second_thread_allowed())
-    upper = split_partitions(spec, program, decoded.steps, *decoded.tiles, split_min_elements());
-  clock.mark("predecode");
-  if (o.strict) execute_strict(program, decoded.steps, machine);
-  else execute_two_threads(decoded.steps, upper, machine);
+  // Outside --strict: dead stores skipped (S13.1), large partition-independent
+  // steps cut for a second thread (S13.2).
+  const bool fast = !o.strict && !plain_paths();
+  std::size_t dead = 0;
+  std::size_t cut = 0;
+  if (distinct.size() > 0 && !o.strict) {
+    // --strict reports each step's own line: it gets a step per position.
+    SharedSteps shared = predecode_shared(spec, program, distinct, machine);
+    if (fast) dead = drop_dead_positions(spec, program, distinct, shared.order);
+    UpperHalves upper;
+    if (fast && second_thread_allowed())
+      upper = split_partitions(
+          spec, shared.steps, *shared.tiles,
+          [&](const Step& s) -> const Instruction& { return distinct.at(static_cast<std::size_t>(s.instruction)); },
+          split_min_elements());
+    cut = upper.steps.size();
+    clock.mark("predecode");
+    execute_two_threads(shared.steps, shared.order, upper, machine);
+  } else {
+    DecodedProgram decoded =
+        distinct.size() > 0 ? predecode(spec, program, distinct, machine) : predecode(spec, program, machine);
+    // Here a run without --strict has the whole model (--profile, --trace).
+    if (fast) dead = skip_dead_steps(spec, program, decoded.steps);
+    UpperHalves upper;
+    if (fast && second_thread_allowed())
+      upper = split_partitions(
+          spec, decoded.steps, *decoded.tiles,
+          [&](const Step& s) -> const Instruction& { return program.instructions[static_cast<std::size_t>(s.instruction)]; },
+          split_min_elements());
+    cut = upper.steps.size();
+    clock.mark("predecode");
+    if (o.strict) execute_strict(program, decoded.steps, machine);
+    else execute_two_threads(decoded.steps, upper, machine);
+  }
   clock.mark("execute");
 
   // Every output (dumps, state, trace) is committed together, all or nothing.
@@ -244,8 +287,9 @@ int command_run(const RunOptions& o) {
   clock.mark("outputs");
   if (o.profile) std::cout << profile_table(spec, program, *timeline);
   if (o.phase_times)
-    std::cerr << clock.report() << "instructions " << program.instructions.size() << ", skipped as dead stores " << dead
-              << ", on two threads " << upper.steps.size() << "\n";
+    std::cerr << clock.report() << "instructions " << (distinct.size() > 0 ? distinct.size() : program.instructions.size())
+              << ", skipped as dead stores " << dead
+              << ", on two threads " << cut << "\n";
   return kExitOk;
 }
 

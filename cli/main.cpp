@@ -8,6 +8,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "huge_page_heap.hpp"
 #include "output_files.hpp"
 #include "spec.hpp"
 
@@ -111,6 +112,7 @@ int run(int argc, char** argv) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  nisa::use_huge_page_heap();
   try {
     return checked_exit(run(argc, argv));
   } catch (const std::bad_alloc&) {

@@ -4,6 +4,7 @@
 // field list of the spec, so they cannot disagree.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -54,6 +55,14 @@ class NbinEncoder {
 // throws InputError("FILE: error: <reason> at byte <offset>"). The result is
 // safe to execute.
 Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, const std::string& file_name);
+
+// The same, but each instruction, once validated, goes to `each` (in order;
+// `program` has the tensors, arch and file name) instead of the result's
+// instruction list, which stays empty: `nisa run` never holds the program
+// model of a long binary.
+using DecodedInstructionSink = std::function<void(const Program& program, const Instruction& ins)>;
+Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, const std::string& file_name,
+                       const DecodedInstructionSink& each);
 
 // The bytes of a .nbin file for decode_program, read no further than its
 // header announces (plus one byte, so trailing bytes are still reported), and

@@ -156,6 +156,11 @@ TensorDecl read_tensor(ByteReader& r, const Program& p) {
 }  // namespace
 
 Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, const std::string& file_name) {
+  return decode_program(spec, bytes, file_name, nullptr);
+}
+
+Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, const std::string& file_name,
+                       const DecodedInstructionSink& each) {
   Program p;
   read_header(bytes, file_name, spec, p);
   ByteReader r{bytes.data(), nbin::kHeaderSize, bytes.size(), &file_name};
@@ -201,13 +206,19 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     r.fail("instruction count " + std::to_string(count) + " needs more than the " + std::to_string(stream_bytes) +
                " bytes of the instruction stream",
            table_at);
-  p.instructions.resize(count);
+  // With `each`, one instruction at a time in `scratch` (its operands are
+  // assigned afresh by code_instruction) and the lines on their own.
+  std::vector<uint32_t> lines;
+  Instruction scratch;
+  if (each) lines.resize(count);
+  else p.instructions.resize(count);
   r.pos = table_at;
-  walk_line_table([&](std::size_t i, uint32_t line) { p.instructions[i].line = line; });
+  walk_line_table([&](std::size_t i, uint32_t line) { (each ? lines[i] : p.instructions[i].line) = line; });
   r.pos = stream_at;
   BitReader in{bytes.data() + r.pos, uint64_t{stream_bytes} * 8, 0, r.pos, &file_name};
   for (std::size_t i = 0; i < count; ++i) {
-    Instruction& ins = p.instructions[i];
+    Instruction& ins = each ? scratch : p.instructions[i];
+    if (each) ins.line = lines[i];
     std::size_t at = in.byte_offset();
     std::string where = "instruction " + std::to_string(i) + " (line " + std::to_string(ins.line) + ")";
     int64_t opcode = static_cast<int64_t>(in.bits(spec.opcode_bits, where));
@@ -219,6 +230,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     nbin::code_instruction(fr, spec, p, ins);
     nbin::resolve_scalars(p, is, ins);
     nbin::validate_instruction(spec, p, ins, file_name, fr.where, fr.operand_at, at);
+    if (each) each(p, ins);
   }
   if (in.remaining() >= 8) in.fail("trailing bytes after the last instruction", in.byte_offset());
   if (in.remaining() > 0 && in.bits(static_cast<int>(in.remaining()), "padding") != 0)

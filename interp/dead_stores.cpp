@@ -1,7 +1,6 @@
 #include "dead_stores.hpp"
 
 #include <algorithm>
-#include <deque>
 #include <optional>
 
 #include "memory_access.hpp"
@@ -12,35 +11,51 @@ namespace {
 
 // Bytes that every path from here on overwrites before reading, per space:
 // rectangles, each written exactly by one later instruction. A byte inside
-// two rectangles is missed (conservative); a list longer than kMaxRects
-// forgets its oldest rectangle (conservative too), so the pass stays linear.
+// two rectangles is missed (conservative); a space holds at most kMaxRects,
+// and a new one then replaces an old one (conservative too), so each step of
+// the pass costs a few comparisons and no allocation.
 class KilledBytes {
  public:
   explicit KilledBytes(std::size_t spaces) : spaces_(spaces) {}
 
   bool killed(const Access& a) const {
-    for (const Rect& r : spaces_[a.space])
-      if (a.rect.inside(r)) return true;
+    const Space& s = spaces_[a.space];
+    for (int k = 0; k < s.count; ++k)
+      if (a.rect.inside(s.rects[k])) return true;
     return false;
   }
   // A later write covers these bytes (an earlier value of them is dead).
   void kill(const Access& a) {
-    std::deque<Rect>& list = spaces_[a.space];
-    std::erase_if(list, [&](const Rect& r) { return r.inside(a.rect); });
-    list.push_back(a.rect);
-    if (list.size() > kMaxRects) list.pop_front();
+    Space& s = spaces_[a.space];
+    remove_if(s, [&](const Rect& r) { return r.inside(a.rect); });
+    if (s.count < kMaxRects) {
+      s.rects[s.count++] = a.rect;
+    } else {
+      s.rects[s.next_replaced] = a.rect;
+      s.next_replaced = (s.next_replaced + 1) % kMaxRects;
+    }
   }
   // Something reads (or may read) these bytes: an earlier value of them is live.
   void revive(std::size_t space, const Rect& rect) {
-    std::erase_if(spaces_[space], [&](const Rect& r) { return r.overlaps(rect); });
+    remove_if(spaces_[space], [&](const Rect& r) { return r.overlaps(rect); });
   }
-  void revive_all(std::size_t space) { spaces_[space].clear(); }
+  void revive_all(std::size_t space) { spaces_[space].count = 0; }
 
  private:
-  static constexpr std::size_t kMaxRects = 64;
-  std::vector<std::deque<Rect>> spaces_;
+  static constexpr int kMaxRects = 16;
+  struct Space {
+    Rect rects[kMaxRects];
+    int count = 0;
+    int next_replaced = 0;
+  };
+  template <class Matches>
+  static void remove_if(Space& s, Matches&& matches) {
+    for (int k = 0; k < s.count;)
+      if (matches(s.rects[k])) s.rects[k] = s.rects[--s.count];
+      else ++k;
+  }
+  std::vector<Space> spaces_;
 };
-
 
 // What the pass needs of one instruction, worked out once per distinct one.
 struct Effects {
@@ -127,6 +142,19 @@ std::vector<bool> dead_instructions(const Spec& spec, const Program& program) {
   KilledBytes killed(2 + kEngineCount + program.tensors.size());
   for (std::size_t i = n; i-- > 0;) dead[i] = dead_before(effects_of(spec, program, program.instructions[i]), killed);
   return dead;
+}
+
+std::size_t drop_dead_positions(const Spec& spec, const Program& program, DistinctInstructions& instructions,
+                                std::vector<uint32_t>& order) {
+  const std::vector<bool> dead = dead_positions(
+      spec, program, instructions.size(), [&](std::size_t i) { return instructions.which(i); },
+      [&](std::size_t i) -> const Instruction& { return instructions.at(i); });
+  std::size_t kept = 0;
+  for (std::size_t i = 0; i < order.size(); ++i)
+    if (!dead[i]) order[kept++] = order[i];
+  const std::size_t dropped = order.size() - kept;
+  order.resize(kept);
+  return dropped;
 }
 
 void skipped_step(const Step&, Machine&) {}

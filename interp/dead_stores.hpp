@@ -16,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "distinct_instructions.hpp"
 #include "program.hpp"
 #include "spec.hpp"
 #include "step.hpp"
@@ -31,6 +32,11 @@ std::vector<bool> dead_instructions(const Spec& spec, const Program& program);
 std::vector<bool> dead_positions(const Spec& spec, const Program& program, std::size_t positions,
                                  const std::function<uint32_t(std::size_t)>& which,
                                  const std::function<const Instruction&(std::size_t)>& at);
+
+// For SharedSteps (order[i]: the step at position i of `instructions`):
+// removes the dead positions from `order`; returns how many.
+std::size_t drop_dead_positions(const Spec& spec, const Program& program, DistinctInstructions& instructions,
+                                std::vector<uint32_t>& order);
 
 // The kernel of a skipped step: does nothing.
 void skipped_step(const Step&, Machine&);

@@ -6,6 +6,7 @@
 #include <memory>
 #include <vector>
 
+#include "distinct_instructions.hpp"
 #include "machine.hpp"
 #include "step.hpp"
 #include "tile_table.hpp"
@@ -20,9 +21,26 @@ struct DecodedProgram {
 
 // Steps point into `machine`: keep it alive and in place while they run.
 DecodedProgram predecode(const Spec& spec, const Program& program, Machine& machine);
+// The same for a program whose instructions are kept as distinct ones
+// (`program.instructions` is not read; Step::instruction is the position).
+DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine);
+
+// Steps shared between the positions that decode to the same Step byte for
+// byte (`nisa run` of a long .rept without --strict: a handful of steps of
+// 264 bytes rather than hundreds of thousands, memory the kernel would zero).
+// Only --strict reads a step's line, and a step holding anything particular
+// to its position (a buffer of its own, a resolved nc_matmul accumulation
+// flag, an indirect access's line) differs in its bytes, so is not shared.
+struct SharedSteps {
+  std::vector<Step> steps;      // distinct steps (Step::instruction and line: their first position's)
+  std::vector<uint32_t> order;  // per position: index into steps
+  std::unique_ptr<TileTable> tiles;
+};
+SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine);
 
 void execute_step(const Step& s, Machine& machine);
 void execute(const std::vector<Step>& steps, Machine& machine);
+void execute(const SharedSteps& shared, Machine& machine);
 
 // --strict (S1.1, S3, S5): the same execution with hazard tracking; throws
 // RuntimeFault("FILE:LINE: error: ...") at the first hazard.

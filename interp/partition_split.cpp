@@ -26,10 +26,8 @@ const TileAccess* upper_tile(const TileAccess* t, int64_t skip, TileTable& tiles
   return tiles.add(std::move(upper));
 }
 
-bool cuttable(const InstructionSpec& is, const Step& s, int64_t min_elements) {
-  if (!is.partitions_independent || s.run == skipped_step || s.staged || s.partitions < 16 || s.dst == nullptr)
-    return false;
-  if (s.partitions * s.elements < min_elements) return false;
+bool cuttable(const InstructionSpec& is, const Step& s) {
+  if (!is.partitions_independent || s.staged || s.dst == nullptr) return false;
   // Every streamed tile has the step's partitions, so each half is a view of its own.
   auto same_partitions = [&](const TileAccess* t) { return t == nullptr || t->partitions == s.partitions; };
   bool same = same_partitions(s.dst) && same_partitions(s.reduce_res);
@@ -110,14 +108,16 @@ int64_t split_min_elements() {
   return *end == '\0' && n > 0 ? n : kSplitMinElements;
 }
 
-UpperHalves split_partitions(const Spec& spec, const Program& program, std::vector<Step>& steps, TileTable& tiles,
+UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTable& tiles,
+                             const std::function<const Instruction&(const Step&)>& instruction_of,
                              int64_t min_elements) {
   UpperHalves upper;
   upper.of.assign(steps.size(), -1);
   for (std::size_t i = 0; i < steps.size(); ++i) {
     Step& s = steps[i];
-    const Instruction& ins = program.instructions[static_cast<std::size_t>(s.instruction)];
-    if (!cuttable(spec.instructions[static_cast<std::size_t>(ins.spec_index)], s, min_elements)) continue;
+    if (s.run == skipped_step || s.partitions < 16 || s.partitions * s.elements < min_elements) continue;
+    const Instruction& ins = instruction_of(s);
+    if (!cuttable(spec.instructions[static_cast<std::size_t>(ins.spec_index)], s)) continue;
     // A multiple of 8 partitions: the add reductions fold 8 partitions at once.
     const int64_t lower = (s.partitions / 2 + 7) / 8 * 8;
     Step top = s;
@@ -134,22 +134,40 @@ UpperHalves split_partitions(const Spec& spec, const Program& program, std::vect
   return upper;
 }
 
-void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine) {
+namespace {
+
+template <class EachPosition>
+void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine, EachPosition&& each) {
   if (upper.empty()) {
-    execute(steps, machine);
+    each([&](std::size_t k) { execute_step(steps[k], machine); });
     return;
   }
   SecondThread second(machine);
-  for (std::size_t i = 0; i < steps.size(); ++i) {
-    const int32_t u = upper.of[i];
+  each([&](std::size_t k) {
+    const int32_t u = upper.of[k];
     if (u < 0) {
-      execute_step(steps[i], machine);
-      continue;
+      execute_step(steps[k], machine);
+      return;
     }
     second.post(&upper.steps[static_cast<std::size_t>(u)]);
-    execute_step(steps[i], machine);
+    execute_step(steps[k], machine);
     second.wait();
-  }
+  });
+}
+
+}  // namespace
+
+void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine) {
+  run_positions(steps, upper, machine, [&](auto&& run) {
+    for (std::size_t k = 0; k < steps.size(); ++k) run(k);
+  });
+}
+
+void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
+                         Machine& machine) {
+  run_positions(steps, upper, machine, [&](auto&& run) {
+    for (const uint32_t k : order) run(k);
+  });
 }
 
 }  // namespace nisa

@@ -13,6 +13,7 @@
 // (dead_stores.hpp) are never cut.
 #pragma once
 #include <cstdint>
+#include <functional>
 #include <vector>
 
 #include "program.hpp"
@@ -29,7 +30,7 @@ inline constexpr int64_t kSplitMinElements = 128 * 1024;
 
 struct UpperHalves {
   std::vector<Step> steps;  // the upper partitions of each cut instruction
-  std::vector<int32_t> of;  // per step of the program: index into `steps`, or -1
+  std::vector<int32_t> of;  // per step: index into `steps`, or -1
   bool empty() const { return steps.empty(); }
 };
 
@@ -41,11 +42,16 @@ int64_t split_min_elements();
 
 // Cuts every large partition-independent step in two: `steps[i]` keeps the
 // lower partitions, the returned upper half gets the rest (its tiles, added
-// to `tiles`, start that many partitions further).
-UpperHalves split_partitions(const Spec& spec, const Program& program, std::vector<Step>& steps, TileTable& tiles,
+// to `tiles`, start that many partitions further). instruction_of(step) is
+// the instruction a step was decoded from.
+UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTable& tiles,
+                             const std::function<const Instruction&(const Step&)>& instruction_of,
                              int64_t min_elements);
 
-// execute(), with each cut step's upper half on a second thread.
+// execute(), with each cut step's upper half on a second thread: the steps
+// in order, or steps[order[0]], steps[order[1]], ... (SharedSteps).
 void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine);
+void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
+                         Machine& machine);
 
 }  // namespace nisa

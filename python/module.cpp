@@ -188,7 +188,10 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
     if (!strict && !plain_paths()) skip_dead_steps(spec, program, decoded.steps);
     UpperHalves upper;
     if (!strict && second_thread_allowed())
-      upper = split_partitions(spec, program, decoded.steps, *decoded.tiles, split_min_elements());
+      upper = split_partitions(
+          spec, decoded.steps, *decoded.tiles,
+          [&](const Step& s) -> const Instruction& { return program.instructions[static_cast<std::size_t>(s.instruction)]; },
+          split_min_elements());
     if (strict) execute_strict(program, decoded.steps, machine);
     else execute_two_threads(decoded.steps, upper, machine);
   }

@@ -49,7 +49,10 @@ Run run(const Program& p, bool two_threads) {
   Run out{make_machine(active_spec(), p)};
   DecodedProgram d = predecode(active_spec(), p, out.machine);
   UpperHalves upper;
-  if (two_threads) upper = split_partitions(active_spec(), p, d.steps, *d.tiles, 1);
+  auto instruction_of = [&](const Step& s) -> const Instruction& {
+    return p.instructions[static_cast<std::size_t>(s.instruction)];
+  };
+  if (two_threads) upper = split_partitions(active_spec(), d.steps, *d.tiles, instruction_of, 1);
   out.cut = upper.steps.size();
   execute_two_threads(d.steps, upper, out.machine);
   return out;
@@ -79,8 +82,11 @@ TEST_CASE("partition split: small steps and few partitions stay whole") {
   Machine m = make_machine(active_spec(), a.program);
   DecodedProgram d = predecode(active_spec(), a.program, m);
   // a: 8 partitions (too few to cut); b: 2048 elements, below the threshold.
-  CHECK(split_partitions(active_spec(), a.program, d.steps, *d.tiles, kSplitMinElements).empty());
-  CHECK(split_partitions(active_spec(), a.program, d.steps, *d.tiles, 1).steps.size() == 1);
+  auto instruction_of = [&](const Step& s) -> const Instruction& {
+    return a.program.instructions[static_cast<std::size_t>(s.instruction)];
+  };
+  CHECK(split_partitions(active_spec(), d.steps, *d.tiles, instruction_of, kSplitMinElements).empty());
+  CHECK(split_partitions(active_spec(), d.steps, *d.tiles, instruction_of, 1).steps.size() == 1);
 }
 
 }  // namespace

@@ -63,6 +63,23 @@ TEST_CASE("every instruction form survives encode then decode") {
   CHECK(encode_program(spec(), q) == bytes);
 }
 
+TEST_CASE("decoding to a sink hands over every instruction form, in order, with its line") {
+  Program p = test::sample_program(spec());
+  std::vector<uint8_t> bytes = encode_program(spec(), p);
+  std::vector<Instruction> seen;
+  std::size_t tensors_seen = 0;
+  Program q = decode_program(spec(), bytes, "t.nbin", [&](const Program& program, const Instruction& ins) {
+    tensors_seen = program.tensors.size();
+    seen.push_back(ins);
+  });
+  CHECK(q.instructions.empty());
+  CHECK(q.file == p.file);
+  REQUIRE(q.tensors.size() == p.tensors.size());
+  CHECK(tensors_seen == p.tensors.size());
+  REQUIRE(seen.size() == p.instructions.size());
+  for (std::size_t i = 0; i < p.instructions.size(); ++i) CHECK(seen[i] == p.instructions[i]);
+}
+
 TEST_CASE("the header holds magic, version, arch and spec id") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   CHECK(std::string(b.begin(), b.begin() + 4) == "NBIN");
