@@ -4,6 +4,7 @@
 // written to dst; its maximum feeds the Vector accumulator (S3).
 #include <bit>
 
+#include "../fused_lane_loop.hpp"
 #include "../lane_loop.hpp"
 #include "../predicated_select.hpp"
 #include "instructions.hpp"
@@ -64,6 +65,35 @@ void run_contiguous(const Step& s, Machine& m) {
   }
 }
 
+#if NISA_HAS_AVX512_KERNELS
+// Body on 16 lanes (fused_lane_loop.hpp): the same choice, made by a blend.
+struct VectorBody : AccumulatingEnd {
+  NISA_AVX512_INLINE static __m512 vec(const Step& s, const Lane& lane, int64_t, const __m512* in) {
+    const __mmask16 flip = s.params<Params>().reverse_pred ? __mmask16(0xFFFF) : __mmask16(0);
+    const __mmask16 takes_false = _mm512_cmp_ps_mask(in[0], _mm512_setzero_ps(), _CMP_EQ_OQ) ^ flip;
+    return _mm512_mask_mov_ps(in[1], takes_false, _mm512_set1_ps(lane.scalar[kOnFalse]));
+  }
+};
+
+template <simd::Kind Pred>
+Kernel fused_kernel(const Step& s, bool whole_rows) {
+  if (s.dst->dtype == Dtype::bf16) return fused_lanes_kernel<VectorBody, Pred, simd::Kind::bf16, simd::Kind::bf16>(s);
+  return whole_rows ? fused_lanes_kernel<VectorBody, Pred, simd::Kind::f32, simd::Kind::f32, true>(s)
+                    : fused_lanes_kernel<VectorBody, Pred, simd::Kind::f32, simd::Kind::f32>(s);
+}
+
+// The fused kernel when the step suits it: a 1-byte integer predicate,
+// on_true and dst both f32 or both bf16. whole_rows: the portable kernel is
+// run_contiguous, which folds whole rows.
+Kernel fused_kernel(const Step& s, bool whole_rows) {
+  if (!fused_loop_fits(s) || s.in[1]->dtype != s.dst->dtype) return nullptr;
+  if (s.dst->dtype != Dtype::f32 && s.dst->dtype != Dtype::bf16) return nullptr;
+  if (s.in[0]->dtype == Dtype::u8) return fused_kernel<simd::Kind::u8>(s, whole_rows);
+  if (s.in[0]->dtype == Dtype::i8) return fused_kernel<simd::Kind::i8>(s, whole_rows);
+  return nullptr;
+}
+#endif
+
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* on_true = c.tile(slot::on_true);
   stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate), on_true});
@@ -73,8 +103,12 @@ void decode(const DecodeContext& c, Step& s) {
                   on_true->first_partition, ReduceOp::maximum);
   s.run = run_lanes<Body>;
   const TileAccess& pred = *s.in[0];
-  if (reads_in_place(*s.dst) && reads_in_place(*s.in[1]) && pred.element_size == 1 && pred.unit_stride())
-    s.run = pred.dtype == Dtype::i8 ? run_contiguous<int8_t> : run_contiguous<uint8_t>;
+  const bool contiguous =
+      reads_in_place(*s.dst) && reads_in_place(*s.in[1]) && pred.element_size == 1 && pred.unit_stride();
+  if (contiguous) s.run = pred.dtype == Dtype::i8 ? run_contiguous<int8_t> : run_contiguous<uint8_t>;
+#if NISA_HAS_AVX512_KERNELS
+  if (Kernel fused = fused_kernel(s, contiguous)) s.run = fused;
+#endif
 }
 
 }  // namespace
