@@ -40,20 +40,37 @@ NISA_AVX512_INLINE __m512 widen_bf16(__m256i h) {
 }
 
 // float32 -> bf16 bits, as minifloat::narrow_from_f32<Bf16>: add just under
-// half an ulp plus the kept lowest bit, keep the top half. On the whole bit
-// pattern, sign included: a finite magnitude plus 0x8000 stays below 2^31,
-// and inf and the largest finite values round to 0x7F80 as the scalar code's
-// overflow rule does. NaN becomes 0x7FC0 with its sign (S2.2).
-NISA_AVX512_INLINE __m512i bf16_codes(__m512 v) {
+// half an ulp plus the kept lowest bit; the top half is the code. On the
+// whole bit pattern, sign included: a finite magnitude plus 0x8000 stays
+// below 2^31, and inf and the largest finite values round to 0x7F80 as the
+// scalar code's overflow rule does. NaN becomes 0x7FC0 with its sign (S2.2).
+// The result's low halves are garbage: pack_bf16 or narrow_bf16 keep the top.
+NISA_AVX512_INLINE __m512i bf16_codes_high(__m512 v) {
   const __m512i bits = _mm512_castps_si512(v);
   const __m512i lsb = _mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(1));
-  __m512i code = _mm512_srli_epi32(_mm512_add_epi32(_mm512_add_epi32(bits, _mm512_set1_epi32(0x7FFF)), lsb), 16);
+  const __m512i rounded = _mm512_add_epi32(_mm512_add_epi32(bits, _mm512_set1_epi32(0x7FFF)), lsb);
   const __mmask16 nan = _mm512_cmp_ps_mask(v, v, _CMP_UNORD_Q);
-  const __m512i quiet =
-      _mm512_or_si512(_mm512_and_si512(_mm512_srli_epi32(bits, 16), _mm512_set1_epi32(0x8000)), _mm512_set1_epi32(0x7FC0));
-  return _mm512_mask_mov_epi32(code, nan, quiet);
+  const __m512i quiet = _mm512_or_si512(_mm512_and_si512(bits, _mm512_set1_epi32(static_cast<int>(0x80000000u))),
+                                        _mm512_set1_epi32(0x7FC00000));
+  return _mm512_mask_mov_epi32(rounded, nan, quiet);
 }
-NISA_AVX512_INLINE __m256i narrow_bf16(__m512 v) { return _mm512_cvtepi32_epi16(bf16_codes(v)); }
+NISA_AVX512_INLINE __m256i narrow_bf16(__m512 v) {
+  return _mm512_cvtepi32_epi16(_mm512_srli_epi32(bf16_codes_high(v), 16));
+}
+
+// bf16 codes -> the same codes after widening to float32 and narrowing back:
+// unchanged, but NaN becomes 0x7FC0 with its sign (S2.2).
+NISA_AVX512_INLINE __m512i canonical_bf16(__m512i codes) {
+  const __mmask32 nan =
+      _mm512_cmpgt_epu16_mask(_mm512_and_si512(codes, _mm512_set1_epi16(0x7FFF)), _mm512_set1_epi16(0x7F80));
+  const __m512i quiet = _mm512_or_si512(_mm512_and_si512(codes, _mm512_set1_epi16(static_cast<short>(0x8000))),
+                                        _mm512_set1_epi16(0x7FC0));
+  return _mm512_mask_mov_epi16(codes, nan, quiet);
+}
+
+// The first and last 16 of 32 bf16 codes as float32.
+NISA_AVX512_INLINE __m512 widen_bf16_first(__m512i codes) { return widen_bf16(_mm512_castsi512_si256(codes)); }
+NISA_AVX512_INLINE __m512 widen_bf16_last(__m512i codes) { return widen_bf16(_mm512_extracti64x4_epi64(codes, 1)); }
 
 // 16 (or the lanes of m; the others read as 0) elements at p as float32.
 template <Kind k>
@@ -65,11 +82,11 @@ NISA_AVX512_INLINE __m512 load16(const uint8_t* p, __mmask16 m) {
   else return _mm512_setzero_ps();
 }
 
-// bf16 codes of a and b (low halves of their lanes) as 32 bf16, a first.
+// bf16 codes of a and b (high halves of their lanes) as 32 bf16, a first.
 NISA_AVX512_INLINE __m512i pack_bf16(__m512i a, __m512i b) {
-  const __m512i low_halves = _mm512_set_epi16(62, 60, 58, 56, 54, 52, 50, 48, 46, 44, 42, 40, 38, 36, 34, 32, 30, 28,
-                                              26, 24, 22, 20, 18, 16, 14, 12, 10, 8, 6, 4, 2, 0);
-  return _mm512_permutex2var_epi16(a, low_halves, b);
+  const __m512i high_halves = _mm512_set_epi16(63, 61, 59, 57, 55, 53, 51, 49, 47, 45, 43, 41, 39, 37, 35, 33, 31, 29,
+                                               27, 25, 23, 21, 19, 17, 15, 13, 11, 9, 7, 5, 3, 1);
+  return _mm512_permutex2var_epi16(a, high_halves, b);
 }
 
 // The lanes of m of v converted to dst's dtype (f32 or bf16) at p.
@@ -83,7 +100,7 @@ NISA_AVX512_INLINE void store16(uint8_t* p, __m512 v, __mmask16 m) {
 template <Kind k>
 NISA_AVX512_INLINE void store32(uint8_t* p, __m512 a, __m512 b) {
   if constexpr (k == Kind::bf16) {
-    _mm512_storeu_si512(p, pack_bf16(bf16_codes(a), bf16_codes(b)));
+    _mm512_storeu_si512(p, pack_bf16(bf16_codes_high(a), bf16_codes_high(b)));
   } else {
     _mm512_storeu_ps(p, a);
     _mm512_storeu_ps(p + 64, b);

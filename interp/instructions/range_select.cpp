@@ -133,9 +133,15 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
         int64_t i = c + a;
         const int64_t end = c + b;
         for (; i < c + a + chained; i += 32) {
-          const __m512 lo = simd::load16<K>(x + i * size), hi = simd::load16<K>(x + (i + 16) * size);
-          simd::store32<K>(out + i * size, lo, hi);
-          if (kFolds) simd::add_chained(chains, lo, hi);
+          if constexpr (K == simd::Kind::bf16) {  // the codes through float32 and back: only NaNs change
+            const __m512i codes = _mm512_loadu_si512(x + i * size);
+            _mm512_storeu_si512(out + i * size, simd::canonical_bf16(codes));
+            if (kFolds) simd::add_chained(chains, simd::widen_bf16_first(codes), simd::widen_bf16_last(codes));
+          } else {
+            const __m512 lo = simd::load16<K>(x + i * size), hi = simd::load16<K>(x + (i + 16) * size);
+            simd::store32<K>(out + i * size, lo, hi);
+            if (kFolds) simd::add_chained(chains, lo, hi);
+          }
         }
         alignas(64) float tail[32];
         for (int64_t t = 0; i < end; i += 16, t += 16) {

@@ -295,10 +295,13 @@ NISA_AVX512 void narrow_16(const float* in, uint16_t* out) {
   _mm256_storeu_si256(reinterpret_cast<__m256i*>(out), simd::narrow_bf16(_mm512_loadu_ps(in)));
 }
 NISA_AVX512 void pack_32(const float* in, uint16_t* out) {
-  _mm512_storeu_si512(out, simd::pack_bf16(simd::bf16_codes(_mm512_loadu_ps(in)), simd::bf16_codes(_mm512_loadu_ps(in + 16))));
+  _mm512_storeu_si512(out, simd::pack_bf16(simd::bf16_codes_high(_mm512_loadu_ps(in)), simd::bf16_codes_high(_mm512_loadu_ps(in + 16))));
 }
 NISA_AVX512 void widen_16(const uint16_t* in, float* out) {
   _mm512_storeu_ps(out, simd::widen_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in))));
+}
+NISA_AVX512 void canonical_32(const uint16_t* in, uint16_t* out) {
+  _mm512_storeu_si512(out, simd::canonical_bf16(_mm512_loadu_si512(in)));
 }
 NISA_AVX512 float max_fold(float r, const float* v, int64_t n) {
   simd::MaxChains chains = simd::max_chains(r);
@@ -339,6 +342,12 @@ TEST_CASE("fast kernels: bf16 narrowing equals numbers.hpp's on every high half 
   for (uint32_t c = 0; c < 0x10000; ++c)
     if (std::bit_cast<uint32_t>(wide[c]) != std::bit_cast<uint32_t>(Element<Dtype::bf16>::to_f32(static_cast<uint16_t>(c))))
       ++mismatches;
+  CHECK(mismatches == 0);
+  // Canonicalising codes: every code through float32 and back.
+  std::vector<uint16_t> canonical(0x10000);
+  for (std::size_t i = 0; i < codes.size(); i += 32) canonical_32(&codes[i], &canonical[i]);
+  for (uint32_t c = 0; c < 0x10000; ++c)
+    if (canonical[c] != Element<Dtype::bf16>::from_f32(Element<Dtype::bf16>::to_f32(static_cast<uint16_t>(c)))) ++mismatches;
   CHECK(mismatches == 0);
 }
 
