@@ -6,6 +6,7 @@
 #pragma once
 #include "alu.hpp"
 #include "fast_kernels.hpp"
+#include "simd_lanes.hpp"
 
 #if NISA_HAS_AVX512_KERNELS
 #include "avx512_intrinsics.hpp"
@@ -24,27 +25,12 @@ inline bool alu_vectorises(AluOp op) {
   }
 }
 
-// a + b and a * b as the portable loops compile them (GCC 12, -O3): b is
-// the instruction's first source, so when both are NaN the result is b's
-// (quieted). The compiler may swap the operands of an intrinsic add, so the
-// instruction is spelled out (AT&T order: second source first).
-NISA_AVX512_INLINE __m512 add_b_first(__m512 a, __m512 b) {
-  __m512 r;
-  asm("vaddps %1, %2, %0" : "=v"(r) : "v"(a), "v"(b));
-  return r;
-}
-NISA_AVX512_INLINE __m512 multiply_b_first(__m512 a, __m512 b) {
-  __m512 r;
-  asm("vmulps %1, %2, %0" : "=v"(r) : "v"(a), "v"(b));
-  return r;
-}
-
 // alu(op, a, b) for an op that alu_vectorises.
 NISA_AVX512_INLINE __m512 alu16(AluOp op, __m512 a, __m512 b) {
   switch (op) {
-    case AluOp::add: return add_b_first(a, b);
+    case AluOp::add: return simd::add_b_first(a, b);
     case AluOp::subtract: return _mm512_sub_ps(a, b);
-    case AluOp::multiply: return multiply_b_first(a, b);
+    case AluOp::multiply: return simd::multiply_b_first(a, b);
     case AluOp::maximum:  // nan_max: (a != a || a > b) ? a : b
       return _mm512_mask_mov_ps(b, _mm512_cmp_ps_mask(a, b, _CMP_GT_OQ) | _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q), a);
     case AluOp::minimum:

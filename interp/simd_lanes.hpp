@@ -30,6 +30,24 @@ inline Kind kind_of(Dtype t) {
   }
 }
 
+// a + b and a * b with b as the instruction's first source: when both are
+// NaN, x86 returns the first source's NaN (quieted), so the operand order
+// decides the payload, and the fused kernels must use the order the
+// portable loops were compiled with (GCC 12 -O3, checked by
+// tests/interp/fast_kernels_test.cpp). The compiler may swap the operands of
+// an intrinsic add, so the instruction is spelled out (AT&T order: second
+// source first).
+NISA_AVX512_INLINE __m512 add_b_first(__m512 a, __m512 b) {
+  __m512 r;
+  asm("vaddps %1, %2, %0" : "=v"(r) : "v"(a), "v"(b));
+  return r;
+}
+NISA_AVX512_INLINE __m512 multiply_b_first(__m512 a, __m512 b) {
+  __m512 r;
+  asm("vmulps %1, %2, %0" : "=v"(r) : "v"(a), "v"(b));
+  return r;
+}
+
 inline __mmask16 first_lanes(int64_t n) {
   return n >= 16 ? __mmask16(0xFFFF) : static_cast<__mmask16>((1u << n) - 1u);
 }

@@ -18,6 +18,8 @@
 #include <string>
 #include <vector>
 
+#include "activation_exp.hpp"
+#include "activation_functions.hpp"
 #include "fast_kernels.hpp"
 #include "numbers.hpp"
 #include "reduction.hpp"
@@ -261,6 +263,54 @@ TEST_CASE("fast kernels: range_select matches the portable loop (kept runs at ev
       }
 }
 
+TEST_CASE("fast kernels: activation exp matches the portable loop (sums left to right, S3)") {
+  for (Dtype in_dtype : {Dtype::f32, Dtype::bf16})
+    for (Dtype out_dtype : {Dtype::f32, Dtype::bf16})
+      for (int64_t n : {int64_t{1}, int64_t{15}, int64_t{37}, int64_t{600}})
+        for (int64_t partitions : {int64_t{9}, int64_t{21}, int64_t{128}})
+          for (Layout layout : {Layout::whole, Layout::offset, Layout::strided}) {
+            CAPTURE(n);
+            CAPTURE(partitions);
+            CAPTURE(static_cast<int>(layout));
+            check_same_results([&](TestMachine& m) {
+              const int64_t len = declared_length(layout, n);
+              const int32_t x = m.sbuf("x", in_dtype, {partitions, len}), out = m.sbuf("out", out_dtype, {partitions, len});
+              const int32_t bias = m.sbuf("bias", Dtype::f32, {partitions, 1}), res = m.sbuf("res", Dtype::f32, {partitions, 1});
+              const int32_t plain = m.sbuf("plain", in_dtype, {partitions, len});  // (declared before the machine exists)
+              fill(m, x, 13), fill(m, out, 14), fill(m, bias, 15);
+              for (const char* cmd : {"reset_reduce", "reduce", "idle", "reset"})
+                m.add("activation", {{"dst", free_view(m, out, layout, n)}, {"op", "exp"}, {"data", free_view(m, x, layout, n)},
+                                     {"bias", m.whole(bias)}, {"scale", number(-0.37f)}, {"reduce_op", "add"},
+                                     {"reduce_cmd", cmd}, {"reduce_res", m.whole(res)}});
+              // Ordinary inputs in every other partition too (the edge values mostly give 0,
+              // inf or NaN), scale and bias as tiles.
+              for (int64_t p = 0; p < partitions; p += 2)
+                for (int64_t i = 0; i < len; ++i) {
+                  const float v = static_cast<float>((p * 31 + i * 7) % 97) / 13.0f - 3.0f;
+                  if (in_dtype == Dtype::f32) m.set<float>(x, p, i, v);
+                  else m.set<uint16_t>(x, p, i, Element<Dtype::bf16>::from_f32(v));
+                }
+              m.add("activation", {{"dst", free_view(m, out, layout, n)}, {"op", "exp"}, {"data", free_view(m, x, layout, n)},
+                                   {"bias", number(0.25f)}, {"scale", m.whole(bias)}, {"reduce_op", "add"},
+                                   {"reduce_cmd", "reduce"}, {"reduce_res", m.whole(res)}});
+              // No NaN at all (the fused sums, not portable_sums), zeros of both signs and
+              // subnormal results included.
+              for (int64_t p = 0; p < partitions; ++p)
+                for (int64_t i = 0; i < len; ++i) {
+                  const float v = (p + i) % 5 == 0 ? -200.0f : static_cast<float>((p * 17 + i * 5) % 89) / 7.0f - 6.0f;
+                  if (in_dtype == Dtype::f32) m.set<float>(plain, p, i, v);
+                  else m.set<uint16_t>(plain, p, i, Element<Dtype::bf16>::from_f32(v));
+                }
+              m.add("activation", {{"dst", free_view(m, out, layout, n)}, {"op", "exp"}, {"data", free_view(m, plain, layout, n)},
+                                   {"bias", number(-0.0f)}, {"scale", number(1.0f)}, {"reduce_op", "add"},
+                                   {"reduce_cmd", "reset_reduce"}, {"reduce_res", m.whole(res)}});
+              m.add("activation", {{"dst", free_view(m, out, layout, n)}, {"op", "exp"}, {"data", free_view(m, plain, layout, n)},
+                                   {"bias", number(-100.0f)}, {"scale", number(0.5f)}, {"reduce_op", "add"},
+                                   {"reduce_cmd", "reduce"}, {"reduce_res", m.whole(res)}});
+            });
+          }
+}
+
 TEST_CASE("fast kernels: chosen at pre-decode for the common forms, and not when forced portable") {
   if (!fast_kernels_enabled()) return;  // no AVX-512 here: the portable kernels are the only ones
   TestMachine m;
@@ -275,6 +325,8 @@ TEST_CASE("fast kernels: chosen at pre-decode for the common forms, and not when
     m.add("range_select", {{"dst", m.whole(y)}, {"on_true_tile", m.whole(x)}, {"comp_op0", "greater_equal"},
                            {"comp_op1", "less"}, {"bound0", m.whole(column)}, {"bound1", m.whole(column)},
                            {"reduce_cmd", "reduce"}});
+    m.add("activation", {{"dst", m.whole(y)}, {"op", "exp"}, {"data", m.whole(x)}, {"bias", m.whole(column)},
+                         {"reduce_op", "add"}, {"reduce_cmd", "reduce"}});
   }
   const DecodedProgram fast = predecode(active_spec(), m.program(), m.machine());
   force_portable_kernels(true);
@@ -302,6 +354,21 @@ NISA_AVX512 void widen_16(const uint16_t* in, float* out) {
 }
 NISA_AVX512 void canonical_32(const uint16_t* in, uint16_t* out) {
   _mm512_storeu_si512(out, simd::canonical_bf16(_mm512_loadu_si512(in)));
+}
+// The 16384 floats from bit pattern `base` on, into `in`.
+NISA_AVX512 void iota_16k(uint32_t base, float* in) {
+  const __m512i step = _mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0);
+  for (uint32_t i = 0; i < 16384; i += 16)
+    _mm512_storeu_si512(in + i, _mm512_add_epi32(_mm512_set1_epi32(static_cast<int>(base + i)), step));
+}
+// How many of exp16(in[i]) differ from want[i] in their bits.
+NISA_AVX512 int exp_16k_mismatches(const float* in, const float* want) {
+  int mismatches = 0;
+  for (int i = 0; i < 16384; i += 16) {
+    const __m512i got = _mm512_castps_si512(cephes::exp16(_mm512_loadu_ps(in + i)));
+    mismatches += __builtin_popcount(_mm512_cmpneq_epi32_mask(got, _mm512_loadu_si512(want + i)));
+  }
+  return mismatches;
 }
 NISA_AVX512 float max_fold(float r, const float* v, int64_t n) {
   simd::MaxChains chains = simd::max_chains(r);
@@ -367,5 +434,27 @@ TEST_CASE("fast kernels: max chains equal fold(maximum) including the sign of a 
     CAPTURE(n);
     CHECK(std::bit_cast<uint32_t>(got) == std::bit_cast<uint32_t>(want));
   }
+}
+#endif
+
+#if NISA_HAS_AVX512_KERNELS
+// Every float32 through exp16 and through the portable exp (the lane loop's
+// apply_activation): ~4 s, so a ctest of its own (exp_exhaustive), skipped
+// in the unit run.
+TEST_CASE("fast kernels: exp16 equals the portable exp on all 2^32 floats" * doctest::skip()) {
+  if (!fast_kernels_enabled()) return;
+  std::vector<float> in(16384), portable(16384);
+  uint64_t mismatches = 0;
+  uint32_t first_mismatch = 0;  // the first block with one
+  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += 16384) {
+    iota_16k(static_cast<uint32_t>(base), in.data());
+    portable = in;
+    apply_activation(ActivationFn::exp, portable.data(), 16384, 0.0f);
+    const int block = exp_16k_mismatches(in.data(), portable.data());
+    if (block != 0 && mismatches == 0) first_mismatch = static_cast<uint32_t>(base);
+    mismatches += static_cast<uint64_t>(block);
+  }
+  CAPTURE(first_mismatch);
+  CHECK(mismatches == 0);
 }
 #endif
