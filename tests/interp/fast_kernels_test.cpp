@@ -311,6 +311,29 @@ TEST_CASE("fast kernels: activation exp matches the portable loop (sums left to 
           }
 }
 
+TEST_CASE("fast kernels: tensor_copy_predicated's masked stores match the portable select") {
+  for (Dtype dtype : {Dtype::f32, Dtype::bf16})
+    for (Dtype pred_dtype : {Dtype::u8, Dtype::i8})
+      for (int64_t n : kLengths)
+        for (Layout layout : {Layout::whole, Layout::offset, Layout::strided}) {
+          CAPTURE(n);
+          CAPTURE(static_cast<int>(layout));
+          CAPTURE(static_cast<int>(dtype));
+          check_same_results([&](TestMachine& m) {
+            const int64_t len = declared_length(layout, n);
+            const int32_t x = m.sbuf("x", dtype, {9, len}), pred = m.sbuf("pred", pred_dtype, {9, len});
+            const int32_t out = m.sbuf("out", dtype, {9, len});
+            fill(m, x, 16), fill(m, pred, 17), fill(m, out, 18);
+            for (bool reverse : {false, true}) {
+              m.add("tensor_copy_predicated", {{"dst", free_view(m, out, layout, n)}, {"src", free_view(m, x, layout, n)},
+                                               {"predicate", free_view(m, pred, layout, n)}, {"reverse_pred", boolean(reverse)}});
+              m.add("tensor_copy_predicated", {{"dst", free_view(m, x, layout, n)}, {"src", number(-0.0f)},
+                                               {"predicate", free_view(m, pred, layout, n)}, {"reverse_pred", boolean(reverse)}});
+            }
+          });
+        }
+}
+
 TEST_CASE("fast kernels: chosen at pre-decode for the common forms, and not when forced portable") {
   if (!fast_kernels_enabled()) return;  // no AVX-512 here: the portable kernels are the only ones
   TestMachine m;
@@ -327,6 +350,7 @@ TEST_CASE("fast kernels: chosen at pre-decode for the common forms, and not when
                            {"reduce_cmd", "reduce"}});
     m.add("activation", {{"dst", m.whole(y)}, {"op", "exp"}, {"data", m.whole(x)}, {"bias", m.whole(column)},
                          {"reduce_op", "add"}, {"reduce_cmd", "reduce"}});
+    m.add("tensor_copy_predicated", {{"dst", m.whole(y)}, {"src", m.whole(x)}, {"predicate", m.whole(pred)}});
   }
   const DecodedProgram fast = predecode(active_spec(), m.program(), m.machine());
   force_portable_kernels(true);
