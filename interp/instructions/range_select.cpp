@@ -10,6 +10,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "numbers.hpp"
+
 #include "../fused_lane_loop.hpp"
 #include "../lane_loop.hpp"
 #include "instructions.hpp"
@@ -93,11 +95,19 @@ inline float fold_one(float r, float fill) {
   return (r != r || fill != fill) ? __builtin_nanf("") : (fill > r ? fill : r);
 }
 
-// count elements of dst from element i on take the fill (already dst's bits).
+// count elements of dst from element i on take the fill: `codes`, a whole
+// vector of it in dst's dtype.
 template <simd::Kind K>
-NISA_AVX512_INLINE void fill_run(uint8_t* dst, int64_t i, int64_t count, __m512 fill) {
-  for (int64_t j = 0; j < count; j += 16)
-    simd::store16<K>(dst + (i + j) * simd::kind_size(K), fill, simd::first_lanes(count - j));
+NISA_AVX512_INLINE void fill_run(uint8_t* dst, int64_t i, int64_t count, __m512i codes) {
+  constexpr int64_t size = simd::kind_size(K), lanes = 64 / size;
+  for (int64_t j = 0; j < count; j += lanes) {
+    const int64_t left = count - j < lanes ? count - j : lanes;
+    if constexpr (K == simd::Kind::bf16) {
+      _mm512_mask_storeu_epi16(dst + (i + j) * size, static_cast<__mmask32>(left == 32 ? ~0u : (1u << left) - 1u), codes);
+    } else {
+      _mm512_mask_storeu_epi32(dst + (i + j) * size, simd::first_lanes(left), codes);
+    }
+  }
 }
 
 // run_lanes<Body> in one pass per batch (fused_lane_loop.hpp): the same
@@ -107,7 +117,9 @@ template <simd::Kind K, bool kFolds>
 NISA_AVX512 void run_fused(const Step& s, Machine& m) {
   constexpr int64_t size = simd::kind_size(K);
   const float fill = s.params<Params>().on_false_value;
-  const __m512 fill16 = _mm512_set1_ps(fill);
+  const __m512i fill_codes = K == simd::Kind::bf16
+                                 ? _mm512_set1_epi16(static_cast<short>(Element<Dtype::bf16>::from_f32(fill)))
+                                 : _mm512_castps_si512(_mm512_set1_ps(fill));
   const int64_t rows = s.rows(), length = s.row_length;
   for (int64_t p = 0; p < s.partitions; ++p) {
     Lane lane;
@@ -125,8 +137,8 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
         const int64_t first = row * length + c;
         const int64_t a = std::clamp(lane.keep_first - first, int64_t{0}, n);
         const int64_t b = std::clamp(lane.keep_last + 1 - first, a, n);
-        fill_run<K>(out, c, a, fill16);
-        fill_run<K>(out, c + b, n - b, fill16);
+        fill_run<K>(out, c, a, fill_codes);
+        fill_run<K>(out, c + b, n - b, fill_codes);
         if (kFolds && (a > 0 || b < n)) r = fold_one(r, fill);
         simd::MaxChains chains = simd::max_chains(r);
         const int64_t chained = (b - a) & ~int64_t{31};
