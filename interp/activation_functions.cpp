@@ -1,5 +1,7 @@
 #include "activation_functions.hpp"
 
+#include "activation_exp.hpp"
+
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -32,31 +34,7 @@ inline float pick(bool cond, float a, float b) {
   return std::bit_cast<float>((std::bit_cast<uint32_t>(a) & mask) | (std::bit_cast<uint32_t>(b) & ~mask));
 }
 
-// Cephes expf: x = n ln2 + r with |r| <= ln2/2 (ln2 in two parts, Cody-Waite),
-// e^r by a degree-7 polynomial, then 2^n applied as two factors 2^(n/2) so that
-// results from overflow down into the subnormal range get one rounding.
-inline float exp_f32(float x) {
-  const float lo = pick(x > -104.0f, x, -104.0f);  // NaN -> -104 (its result is replaced below)
-  const float xc = pick(lo < 89.0f, lo, 89.0f);
-  constexpr float kRound = 12582912.0f;  // 1.5 * 2^23: adding it rounds to an integer (nearest even)
-  const float n = (xc * 1.44269504088896341f + kRound) - kRound;
-  float r = xc - n * 0.693359375f;
-  r = r - n * -2.12194440e-4f;
-  const float z = r * r;
-  float p = 1.9875691500e-4f;
-  p = p * r + 1.3981999507e-3f;
-  p = p * r + 8.3334519073e-3f;
-  p = p * r + 4.1665795894e-2f;
-  p = p * r + 1.6666665459e-1f;
-  p = p * r + 5.0000001201e-1f;
-  p = p * z + r + 1.0f;
-  const auto ni = static_cast<int32_t>(n);
-  const int32_t n1 = ni / 2, n2 = ni - n1;
-  const float s1 = std::bit_cast<float>(static_cast<uint32_t>(n1 + 127) << 23);
-  const float s2 = std::bit_cast<float>(static_cast<uint32_t>(n2 + 127) << 23);
-  const float y = p * s1 * s2;
-  return pick(x != x, x, y);  // NaN propagates (S2.1)
-}
+using cephes::exp_f32;  // activation_exp.hpp
 
 // Cephes tanhf: an odd polynomial below 0.625, else 1 - 2 / (e^2|x| + 1).
 inline float tanh_f32(float x) {

@@ -3,6 +3,7 @@
 // struct, the lane-loop Body and the --strict S5 input-range check.
 #pragma once
 #include "activation_functions.hpp"
+#include "alu.hpp"
 #include "lane_loop.hpp"
 #include "strict.hpp"
 
@@ -13,10 +14,11 @@ struct ActivationParams {
 };
 enum : int { kActivationScale, kActivationBias };  // Step::scalar
 
-// data*scale + bias: two float32 roundings, no fused multiply-add.
+// data*scale + bias: two float32 roundings, no fused multiply-add. Of two
+// NaNs, scale's and then data*scale's (alu.hpp's commutative_nan_b).
 inline float scale_bias(float x, float scale, float bias) {
-  const float scaled = x * scale;
-  return scaled + bias;
+  const float scaled = commutative_nan_b<AluOp::multiply>(x, scale);
+  return commutative_nan_b<AluOp::add>(bias, scaled);
 }
 
 struct ActivationBody : AccumulatingEnd {

@@ -6,10 +6,12 @@
 // one table indexed by the spec's enum value, so the switch is outside them.
 #pragma once
 #include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <utility>
 
+#include "numbers_minifloat.hpp"
 #include "reduction.hpp"
 #include "step.hpp"
 
@@ -62,6 +64,19 @@ inline float alu(AluOp op, float a, float b) {
   return a;
 }
 
+// a + b or a * b, and when both are NaN, b's NaN (quieted). x86 returns the
+// first source operand's NaN, and which operand becomes the first source is
+// the compiler's choice: the loops below spell out the one GCC 12 -O3
+// x86-64-v4 made (b first), so that every compiler and ISA level, and the
+// AVX-512 kernels (simd::add_b_first), give the same bits.
+template <AluOp Op>
+inline float commutative_nan_b(float a, float b) {
+  static_assert(Op == AluOp::add || Op == AluOp::multiply);
+  const float r = Op == AluOp::add ? a + b : a * b;
+  const uint32_t quiet_b = std::bit_cast<uint32_t>(b) | 0x00400000u;
+  return std::bit_cast<float>(minifloat::select_bits((a != a) & (b != b), quiet_b, std::bit_cast<uint32_t>(r)));
+}
+
 // out[i] = op(a[i], b), or op(b, a[i]) when reverse (a unary op always
 // applies to a[i]); bypass copies a.
 template <AluOp Op>
@@ -69,6 +84,9 @@ void alu_scalar_loop(const float* a, float b, bool reverse, float* out, int64_t 
   if constexpr (Op == AluOp::bypass) {
     if (out != a)
       for (int64_t i = 0; i < n; ++i) out[i] = a[i];
+  } else if constexpr (Op == AluOp::add || Op == AluOp::multiply) {
+    // Commutative: reverse changes no value; the scalar's NaN wins either way.
+    for (int64_t i = 0; i < n; ++i) out[i] = commutative_nan_b<Op>(a[i], b);
   } else if (reverse && !spec_enum::is_unary(Op)) {
     for (int64_t i = 0; i < n; ++i) out[i] = alu(Op, b, a[i]);
   } else {
@@ -78,7 +96,11 @@ void alu_scalar_loop(const float* a, float b, bool reverse, float* out, int64_t 
 
 template <AluOp Op>
 void alu_tensor_loop(const float* a, const float* b, float* out, int64_t n) {
-  for (int64_t i = 0; i < n; ++i) out[i] = alu(Op, a[i], b[i]);
+  if constexpr (Op == AluOp::add || Op == AluOp::multiply) {
+    for (int64_t i = 0; i < n; ++i) out[i] = commutative_nan_b<Op>(a[i], b[i]);
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = alu(Op, a[i], b[i]);
+  }
 }
 
 namespace alu_detail {

@@ -8,3 +8,5 @@ foreach(bench ${bench_programs})
   add_test(NAME bench_assembles_${bench_name}
            COMMAND ${NISA_EXE} asm ${bench} -o ${CMAKE_CURRENT_BINARY_DIR}/bench_${bench_name}.nbin)
 endforeach()
+# The AVX-512 exp against the portable one on every float32 (tests/interp/fast_kernels_test.cpp).
+add_test(NAME exp_exhaustive COMMAND nisa_unit_tests --no-skip -tc=*exp16*)

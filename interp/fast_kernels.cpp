@@ -1,0 +1,35 @@
+#include "fast_kernels.hpp"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace nisa {
+namespace {
+
+bool cpu_has_avx512() {
+#if NISA_HAS_AVX512_KERNELS
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+#else
+  return false;
+#endif
+}
+
+bool environment_forces_portable() {
+  const char* v = std::getenv("NISA_PORTABLE_KERNELS");
+  return v != nullptr && std::strcmp(v, "") != 0 && std::strcmp(v, "0") != 0;
+}
+
+bool forced_portable = false;
+
+}  // namespace
+
+bool fast_kernels_enabled() {
+  static const bool available = cpu_has_avx512() && !environment_forces_portable();
+  return available && !forced_portable;
+}
+
+void force_portable_kernels(bool portable) { forced_portable = portable; }
+
+}  // namespace nisa

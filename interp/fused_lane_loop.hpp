@@ -1,0 +1,139 @@
+// The lane loop of lane_loop.hpp in one pass per 16 elements (AVX-512): the
+// inputs are widened to float32 in registers, the instruction's vector Body
+// computes them, the maximum fold (S3) takes them, and they are narrowed
+// into dst, with no batch buffers between the stages. For the common forms
+// only (fused_loop_fits): unit-stride f32/bf16/u8/i8 inputs, f32 or bf16
+// dst, no reduction or a maximum. Results are the portable loop's bits: the
+// same float32 operations per element and the same fold segments
+// (kLaneBatch elements of a row, or whole rows for kWholeRowFolds).
+//
+//   struct VectorBody {
+//     static __m512 vec(const Step&, const Lane&, int64_t first, const __m512* in);  // NISA_AVX512
+//   };
+// with begin/end as for run_lanes (the Body may be the same struct).
+#pragma once
+#include <cstdint>
+
+#include "fast_kernels.hpp"
+#include "lane_loop.hpp"
+#include "simd_lanes.hpp"
+
+namespace nisa {
+
+// run_lanes' `folds`: the results fold into r.
+inline bool folds_result(const Step& s) {
+  const bool reducing = s.reduce_cmd == ReduceCmd::reset_reduce || s.reduce_cmd == ReduceCmd::reduce ||
+                        s.accumulator == AccumulatorEngine::none;
+  return reducing && s.reduces;
+}
+
+// The step's tiles and reduction suit run_fused_lanes_as.
+inline bool fused_loop_fits(const Step& s) {
+#if NISA_HAS_AVX512_KERNELS
+  if (!fast_kernels_enabled()) return false;
+  const simd::Kind out = simd::kind_of(s.dst->dtype);
+  if ((out != simd::Kind::f32 && out != simd::Kind::bf16) || !s.dst->unit_stride()) return false;
+  for (int k = 0; k < s.inputs; ++k)
+    if (simd::kind_of(s.in[k]->dtype) == simd::Kind::none || !s.in[k]->unit_stride()) return false;
+  return !(folds_result(s) && s.reduce_op != ReduceOp::maximum);
+#else
+  (void)s;
+  return false;
+#endif
+}
+
+#if NISA_HAS_AVX512_KERNELS
+// One chunk of `count` elements at index i of a row: loaded, computed, stored.
+template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out>
+struct Chunk {
+  const Step& s;
+  const Lane& lane;
+  const uint8_t* src0;
+  const uint8_t* src1;
+  uint8_t* dst;
+  int64_t row_first;  // flat index of the row's element 0
+  NISA_AVX512_INLINE __m512 operator()(int64_t i, int64_t count) const {
+    const __mmask16 mask = simd::first_lanes(count);
+    __m512 in[2];
+    in[0] = simd::load16<In0>(src0 + i * simd::kind_size(In0), mask);
+    if constexpr (In1 != simd::Kind::none) in[1] = simd::load16<In1>(src1 + i * simd::kind_size(In1), mask);
+    const __m512 y = Body::vec(s, lane, row_first + i, in);
+    simd::store16<Out>(dst + i * simd::kind_size(Out), y, mask);
+    return y;
+  }
+  // Elements [i, i + 32): a and b.
+  NISA_AVX512_INLINE void pair(int64_t i, __m512& a, __m512& b) const {
+    a = compute(i);
+    b = compute(i + 16);
+    simd::store32<Out>(dst + i * simd::kind_size(Out), a, b);
+  }
+  NISA_AVX512_INLINE __m512 compute(int64_t i) const {
+    __m512 in[2];
+    in[0] = simd::load16<In0>(src0 + i * simd::kind_size(In0));
+    if constexpr (In1 != simd::Kind::none) in[1] = simd::load16<In1>(src1 + i * simd::kind_size(In1));
+    return Body::vec(s, lane, row_first + i, in);
+  }
+};
+
+// Inputs of kinds In0 (and In1, unless Kind::none), dst of kind Out; the
+// kinds and the Body are compile-time so that the loop keeps everything in
+// registers.
+template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out, bool kFolds, bool kWholeRowFolds>
+NISA_AVX512 void run_fused_lanes_as(const Step& s, Machine& m) {
+  constexpr bool two = In1 != simd::Kind::none;
+  const int64_t rows = s.rows(), length = s.row_length;
+  const int64_t segment = kWholeRowFolds ? length : kLaneBatch;  // the portable loop's fold segments
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    Lane lane;
+    lane.p = p;
+    for (int k = 0; k < 3; ++k)
+      if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
+    Body::begin(s, p, lane);
+    float r = fold_start(s.reduce_op);
+    for (int64_t row = 0; row < rows; ++row) {
+      const auto ri = static_cast<std::size_t>(row);
+      const uint8_t* src0 = s.in[0]->partition(p) + s.in[0]->row_offsets[ri];
+      const uint8_t* src1 = two ? s.in[1]->partition(p) + s.in[1]->row_offsets[ri] : nullptr;
+      uint8_t* dst = s.dst->partition(p) + s.dst->row_offsets[ri];
+      const Chunk<Body, In0, In1, Out> chunk{s, lane, src0, src1, dst, row * length};
+      for (int64_t c = 0; c < length; c += segment) {
+        const int64_t n = length - c < segment ? length - c : segment;
+        if constexpr (kFolds) {
+          simd::MaxChains chains = simd::max_chains(r);
+          const int64_t chained = n & ~int64_t{31};
+          int64_t i = 0;
+          for (; i < chained; i += 32) {
+            __m512 a, b;
+            chunk.pair(c + i, a, b);
+            simd::add_chained(chains, a, b);
+          }
+          alignas(64) float tail[32];
+          for (; i < n; i += 16) {
+            const int64_t count = n - i < 16 ? n - i : 16;
+            _mm512_store_ps(tail + (i - chained), chunk(c + i, count));
+          }
+          r = simd::finish(r, chains, tail, n - chained);
+        } else {
+          int64_t i = 0;
+          for (; i + 32 <= n; i += 32) {
+            __m512 a, b;
+            chunk.pair(c + i, a, b);
+          }
+          for (; i < n; i += 16) chunk(c + i, n - i < 16 ? n - i : 16);
+        }
+      }
+    }
+    Body::end(s, m, p, r);
+  }
+}
+
+// The kernel for a step that fused_loop_fits, with inputs and dst of the
+// given kinds (the caller checks them).
+template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out, bool kWholeRowFolds = false>
+Kernel fused_lanes_kernel(const Step& s) {
+  return folds_result(s) ? &run_fused_lanes_as<Body, In0, In1, Out, true, kWholeRowFolds>
+                         : &run_fused_lanes_as<Body, In0, In1, Out, false, kWholeRowFolds>;
+}
+#endif
+
+}  // namespace nisa
