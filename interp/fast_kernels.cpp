@@ -3,6 +3,8 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "plain_paths.hpp"
+
 namespace nisa {
 namespace {
 
@@ -16,7 +18,9 @@ bool cpu_has_avx512() {
 #endif
 }
 
+// NISA_PORTABLE_KERNELS=1, or NISA_PLAIN_PATHS=1 (every speed-up off: plain_paths.hpp).
 bool environment_forces_portable() {
+  if (plain_paths()) return true;
   const char* v = std::getenv("NISA_PORTABLE_KERNELS");
   return v != nullptr && std::strcmp(v, "") != 0 && std::strcmp(v, "0") != 0;
 }

@@ -3,7 +3,7 @@
 // x86-64, so the fast kernels are compiled with function-level target
 // attributes and chosen once per step at pre-decode, when the CPU has
 // AVX-512 F/BW/DQ/VL. Every fast kernel has a portable twin (the generic lane
-// loop) that gives the same bits; NISA_PORTABLE_KERNELS=1 in the environment,
+// loop) that gives the same bits; NISA_PORTABLE_KERNELS=1 (or NISA_PLAIN_PATHS=1) in the environment,
 // or force_portable_kernels(true) in a unit test, selects the portable ones so
 // both are tested.
 #pragma once
