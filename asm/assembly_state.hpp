@@ -37,6 +37,7 @@ struct AssemblyState {
   std::vector<std::pair<std::string, ExprValue>> rept_vars;    // innermost last
   std::map<std::string, int, std::less<>> tensor_index;        // name -> index in program.tensors
   uint64_t tensor_initials = 0;  // bit c % 64 set for the first character c of some tensor name
+  uint64_t tensor_lengths = 0;   // bit n % 64 set for the length n of some tensor name
   std::vector<TensorSite> tensor_sites;                        // parallel to program.tensors
   int arch_line = 0;                // line of .arch, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
@@ -52,12 +53,15 @@ struct AssemblyState {
   void add_tensor_name(const std::string& name, int index) {
     tensor_index[name] = index;
     if (!name.empty()) tensor_initials |= uint64_t{1} << (static_cast<unsigned char>(name[0]) % 64);
+    tensor_lengths |= uint64_t{1} << (name.size() % 64);
   }
   int find_tensor(std::string_view name) const {
     // Most identifiers that are looked up are not tensors (enum values,
-    // constants): a name whose first character starts no tensor name is
-    // answered without searching the map.
-    if (name.empty() || !((tensor_initials >> (static_cast<unsigned char>(name[0]) % 64)) & 1u)) return -1;
+    // constants): a name whose first character starts no tensor name, or
+    // whose length is that of none, is answered without searching the map.
+    if (name.empty() || !((tensor_initials >> (static_cast<unsigned char>(name[0]) % 64)) & 1u) ||
+        !((tensor_lengths >> (name.size() % 64)) & 1u))
+      return -1;
     auto it = tensor_index.find(name);
     return it == tensor_index.end() ? -1 : it->second;
   }
