@@ -43,6 +43,7 @@ namespace nisa {
 
 namespace {
 
+#ifndef NISA_OWN_ALLOCATOR  // under the sanitizers their allocator owns the heap: nothing here is used
 constexpr std::size_t kMiB = std::size_t{1} << 20;
 constexpr std::size_t kHugePage = 2 * kMiB;
 // Address space reserved for the heap (untouched: costs no memory).
@@ -125,6 +126,7 @@ void restore_default_heap() {
   mallopt(M_TRIM_THRESHOLD, 128 * 1024);
   mallopt(M_MMAP_THRESHOLD, 128 * 1024);
 }
+#endif
 
 }  // namespace
 
