@@ -213,5 +213,42 @@ NISA_AVX512_INLINE float finish(float r, const MaxChains& c, const float* tail, 
   return m != 0.0f ? m : finish_exactly(r, c, tail, tail_n);
 }
 
+// The maximum of a fold segment for the common case, where its bits cannot
+// depend on the order: any NaN gives the quiet NaN, and a maximum other
+// than zero has one bit pattern. MAXPS in two independent accumulators (no
+// compare-and-blend chain to wait for); a zero maximum (whose sign does
+// depend on fold_exact's order) is left to the caller's exact fold.
+struct MaxValue {
+  __m512 low, high;
+  __mmask16 nan;
+};
+
+NISA_AVX512_INLINE MaxValue max_value(float r) {
+  const __m512 start = _mm512_set1_ps(r);
+  return MaxValue{start, start, 0};
+}
+
+// MAXPS returns its second operand when either is NaN: the accumulators
+// never take a NaN; `nan` notes them.
+NISA_AVX512_INLINE void add_max(MaxValue& m, __m512 a, __m512 b) {
+  m.nan |= static_cast<__mmask16>(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q));
+  m.low = _mm512_max_ps(a, m.low);
+  m.high = _mm512_max_ps(b, m.high);
+}
+
+NISA_AVX512_INLINE void add_max(MaxValue& m, __m512 v, __mmask16 live) {
+  m.nan |= _mm512_mask_cmp_ps_mask(live, v, v, _CMP_UNORD_Q);
+  m.low = _mm512_mask_max_ps(m.low, live, v, m.low);
+}
+
+// fold(maximum, r, segment) when that cannot depend on the order; else sets
+// `exact` (the caller then folds the segment in order).
+NISA_AVX512_INLINE float max_result(float r, const MaxValue& m, bool& exact) {
+  if (m.nan != 0 || r != r) return __builtin_nanf("");
+  const float v = _mm512_reduce_max_ps(_mm512_max_ps(m.low, m.high));
+  exact = v == 0.0f;
+  return v;
+}
+
 }  // namespace nisa::simd
 #endif

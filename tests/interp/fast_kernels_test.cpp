@@ -246,6 +246,14 @@ TEST_CASE("fast kernels: range_select matches the portable loop (kept runs at ev
           const int32_t lo = m.sbuf("lo", Dtype::f32, {12, 1}), hi = m.sbuf("hi", Dtype::f32, {12, 1});
           const int32_t res = m.sbuf("res", Dtype::f32, {12, 1});
           fill(m, x, 11), fill(m, out, 12);
+          // Zeros of both signs and -1 in every other partition: zero maxima, whose sign
+          // depends on the fold order.
+          for (int64_t p = 0; p < 12; p += 2)
+            for (int64_t i = 0; i < len; ++i) {
+              const uint32_t bits = i % 13 == 4 ? 0xBF800000u : ((i * 5 + p) % 3 == 0 ? 0x80000000u : 0u);
+              if (dtype == Dtype::f32) m.set<uint32_t>(x, p, i, bits);
+              else m.set<uint16_t>(x, p, i, static_cast<uint16_t>(bits >> 16));
+            }
           // Bounds: empty, whole, inside, across batches, NaN.
           const float bounds[12][2] = {{0, 1e9f},   {5, 20},   {-3, 2},     {17, 17},   {100, 40},  {33, 560},
                                        {511, 513}, {1, 1029}, {2.5f, 9.5f}, {-1e9f, 0}, {NAN, 50}, {3, 1e30f}};
