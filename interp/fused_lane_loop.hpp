@@ -3,9 +3,9 @@
 // computes them, the maximum fold (S3) takes them, and they are narrowed
 // into dst, with no batch buffers between the stages. For the common forms
 // only (fused_loop_fits): unit-stride f32/bf16/u8/i8 inputs, f32 or bf16
-// dst, no reduction or a maximum. Results are the portable loop's bits: the
-// same float32 operations per element and the same fold segments
-// (kLaneBatch elements of a row, or whole rows for kWholeRowFolds).
+// dst, no reduction (select_reduce and range_select, which fold, have their
+// own kernels). Results are the portable loop's bits: the same float32
+// operations per element.
 //
 //   struct VectorBody {
 //     static __m512 vec(const Step&, const Lane&, int64_t first, const __m512* in);  // NISA_AVX512
@@ -27,7 +27,8 @@ inline bool folds_result(const Step& s) {
   return reducing && s.reduces;
 }
 
-// The step's tiles and reduction suit run_fused_lanes_as.
+// The step's tiles suit the fast kernels, and its reduction, if any, is a
+// maximum (run_fused_lanes_as itself is for steps that do not fold).
 inline bool fused_loop_fits(const Step& s) {
 #if NISA_HAS_AVX512_KERNELS
   if (!fast_kernels_enabled()) return false;
@@ -35,7 +36,7 @@ inline bool fused_loop_fits(const Step& s) {
   if ((out != simd::Kind::f32 && out != simd::Kind::bf16) || !s.dst->unit_stride()) return false;
   for (int k = 0; k < s.inputs; ++k)
     if (simd::kind_of(s.in[k]->dtype) == simd::Kind::none || !s.in[k]->unit_stride()) return false;
-  return !(folds_result(s) && s.reduce_op != ReduceOp::maximum);
+  return !(folds_result(s) && s.reduce_op != ReduceOp::maximum);  // the kernels that fold fold maxima
 #else
   (void)s;
   return false;
@@ -78,61 +79,31 @@ struct Chunk {
 // Inputs of kinds In0 (and In1, unless Kind::none), dst of kind Out; the
 // kinds and the Body are compile-time so that the loop keeps everything in
 // registers.
-template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out, bool kFolds, bool kWholeRowFolds>
+template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out>
 NISA_AVX512 void run_fused_lanes_as(const Step& s, Machine& m) {
   constexpr bool two = In1 != simd::Kind::none;
   const int64_t rows = s.rows(), length = s.row_length;
-  const int64_t segment = kWholeRowFolds ? length : kLaneBatch;  // the portable loop's fold segments
   for (int64_t p = 0; p < s.partitions; ++p) {
     Lane lane;
     lane.p = p;
     for (int k = 0; k < 3; ++k)
       if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
     Body::begin(s, p, lane);
-    float r = fold_start(s.reduce_op);
     for (int64_t row = 0; row < rows; ++row) {
       const auto ri = static_cast<std::size_t>(row);
       const uint8_t* src0 = s.in[0]->partition(p) + s.in[0]->row_offsets[ri];
       const uint8_t* src1 = two ? s.in[1]->partition(p) + s.in[1]->row_offsets[ri] : nullptr;
       uint8_t* dst = s.dst->partition(p) + s.dst->row_offsets[ri];
       const Chunk<Body, In0, In1, Out> chunk{s, lane, src0, src1, dst, row * length};
-      for (int64_t c = 0; c < length; c += segment) {
-        const int64_t n = length - c < segment ? length - c : segment;
-        if constexpr (kFolds) {
-          simd::MaxChains chains = simd::max_chains(r);
-          const int64_t chained = n & ~int64_t{31};
-          int64_t i = 0;
-          for (; i < chained; i += 32) {
-            __m512 a, b;
-            chunk.pair(c + i, a, b);
-            simd::add_chained(chains, a, b);
-          }
-          alignas(64) float tail[32];
-          for (; i < n; i += 16) {
-            const int64_t count = n - i < 16 ? n - i : 16;
-            _mm512_store_ps(tail + (i - chained), chunk(c + i, count));
-          }
-          r = simd::finish(r, chains, tail, n - chained);
-        } else {
-          int64_t i = 0;
-          for (; i + 32 <= n; i += 32) {
-            __m512 a, b;
-            chunk.pair(c + i, a, b);
-          }
-          for (; i < n; i += 16) chunk(c + i, n - i < 16 ? n - i : 16);
-        }
+      int64_t i = 0;
+      for (; i + 32 <= length; i += 32) {
+        __m512 a, b;
+        chunk.pair(i, a, b);
       }
+      for (; i < length; i += 16) chunk(i, length - i < 16 ? length - i : 16);
     }
-    Body::end(s, m, p, r);
+    Body::end(s, m, p, fold_start(s.reduce_op));
   }
-}
-
-// The kernel for a step that fused_loop_fits, with inputs and dst of the
-// given kinds (the caller checks them).
-template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out, bool kWholeRowFolds = false>
-Kernel fused_lanes_kernel(const Step& s) {
-  return folds_result(s) ? &run_fused_lanes_as<Body, In0, In1, Out, true, kWholeRowFolds>
-                         : &run_fused_lanes_as<Body, In0, In1, Out, false, kWholeRowFolds>;
 }
 #endif
 

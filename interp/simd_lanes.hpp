@@ -1,9 +1,10 @@
-// AVX-512 building blocks of the fused kernels (fused_lane_loop.hpp): 16
-// elements of a tile to float32 lanes and back (S2.1), and the maximum fold
-// of reduction.cpp in the same order. Each gives exactly the bits of its
-// portable twin: the load is lanes.cpp's exact widening, the bf16 store is
-// numbers_minifloat.hpp's round to nearest even (S2.2), the fold keeps
-// fold_exact's chains (which matter for the sign of a zero maximum).
+// AVX-512 building blocks of the fast kernels (fused_lane_loop.hpp and the
+// instructions' own): 16 elements of a tile to float32 lanes and back (S2.1),
+// add/multiply in the portable loops' operand order, and the maximum fold of
+// a segment. Each gives exactly the bits of its portable twin: the load is
+// lanes.cpp's exact widening, the bf16 store is numbers_minifloat.hpp's round
+// to nearest even (S2.2), the maximum is reduction.cpp's fold_exact's
+// wherever the order cannot matter (and tells the caller when it can).
 // Compiled for AVX-512 whatever the build's target (NISA_AVX512); callers
 // check fast_kernels_enabled() first.
 #pragma once
@@ -136,81 +137,41 @@ NISA_AVX512_INLINE __m512 load16(const uint8_t* p) {
 
 constexpr int64_t kind_size(Kind k) { return k == Kind::f32 ? 4 : k == Kind::bf16 ? 2 : 1; }
 
-// fold(maximum, r, v, n) (reduction.cpp's fold_exact) fed 16 values at a
-// time: the same four chains of eight lanes (chains 0|1 in `low`, 2|3 in
-// `high`), the same NaN notes, the same final order, so even the sign of a
-// zero maximum matches. Elements [0, chained) go to the chains 32 at a
-// time, the rest (fewer than 32) to the scalar tail in order. The chains
-// are a plain value the caller keeps in registers through its loop.
-struct MaxChains {
+// The maximum of a fold segment for the common case, where its bits cannot
+// depend on the order: any NaN gives the quiet NaN, and a maximum other
+// than zero has one bit pattern. MAXPS in two independent accumulators (no
+// compare-and-blend chain to wait for); a zero maximum (whose sign does
+// depend on fold_exact's order) is left to the caller's exact fold.
+struct MaxValue {
   __m512 low, high;
-  __mmask16 nan_low, nan_high;
+  __mmask16 nan;
 };
 
-NISA_AVX512_INLINE MaxChains max_chains(float r) {
+NISA_AVX512_INLINE MaxValue max_value(float r) {
   const __m512 start = _mm512_set1_ps(r);
-  return MaxChains{start, start, 0, 0};
+  return MaxValue{start, start, 0};
 }
 
-// Elements [i, i + 32) for i < chained: a in chains 0|1, b in chains 2|3.
-NISA_AVX512_INLINE void add_chained(MaxChains& c, __m512 a, __m512 b) {
-  c.nan_low |= _mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q);
-  c.low = _mm512_mask_mov_ps(c.low, _mm512_cmp_ps_mask(a, c.low, _CMP_GT_OQ), a);
-  c.nan_high |= _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q);
-  c.high = _mm512_mask_mov_ps(c.high, _mm512_cmp_ps_mask(b, c.high, _CMP_GT_OQ), b);
+// MAXPS returns its second operand when either is NaN: the accumulators
+// never take a NaN; `nan` notes them.
+NISA_AVX512_INLINE void add_max(MaxValue& m, __m512 a, __m512 b) {
+  m.nan |= static_cast<__mmask16>(_mm512_cmp_ps_mask(a, a, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(b, b, _CMP_UNORD_Q));
+  m.low = _mm512_max_ps(a, m.low);
+  m.high = _mm512_max_ps(b, m.high);
 }
 
-// fold_exact's ending: chains 1..3 into chain 0, its lanes in order, then
-// the tail in order; any NaN gives the quiet NaN.
-inline float finish_max_chains(float r, float (&part)[4][8], bool (&nan)[4][8], const float* tail, int64_t tail_n) {
-  for (int c = 1; c < 4; ++c)
-    for (int k = 0; k < 8; ++k) {
-      const float x = part[c][k];
-      nan[0][k] = nan[0][k] || x != x;
-      part[0][k] = x > part[0][k] ? x : part[0][k];
-      nan[0][k] = nan[0][k] || nan[c][k];
-    }
-  float out = r;
-  bool any_nan = r != r;
-  for (int k = 0; k < 8; ++k) {
-    const float x = part[0][k];
-    any_nan = any_nan || x != x || nan[0][k];
-    out = x > out ? x : out;
-  }
-  for (int64_t i = 0; i < tail_n; ++i) {
-    const float x = tail[i];
-    any_nan = any_nan || x != x;
-    out = x > out ? x : out;
-  }
-  return any_nan ? __builtin_nanf("") : out;
+NISA_AVX512_INLINE void add_max(MaxValue& m, __m512 v, __mmask16 live) {
+  m.nan |= _mm512_mask_cmp_ps_mask(live, v, v, _CMP_UNORD_Q);
+  m.low = _mm512_mask_max_ps(m.low, live, v, m.low);
 }
 
-// The fold's result from the chains started at r and the tail.
-NISA_AVX512 inline float finish_exactly(float r, const MaxChains& c, const float* tail, int64_t tail_n) {
-  alignas(64) float part[4][8];
-  _mm512_store_ps(&part[0][0], c.low);
-  _mm512_store_ps(&part[2][0], c.high);
-  bool nan[4][8];
-  for (int k = 0; k < 8; ++k) {
-    nan[0][k] = (c.nan_low >> k) & 1, nan[1][k] = (c.nan_low >> (8 + k)) & 1;
-    nan[2][k] = (c.nan_high >> k) & 1, nan[3][k] = (c.nan_high >> (8 + k)) & 1;
-  }
-  return finish_max_chains(r, part, nan, tail, tail_n);
-}
-
-// The same, quickly where the order cannot matter: any NaN gives the quiet
-// NaN, and a maximum other than zero has one bit pattern whatever the
-// order. Only a zero maximum (whose sign depends on which zero came first
-// in fold_exact's order) takes finish_exactly.
-NISA_AVX512_INLINE float finish(float r, const MaxChains& c, const float* tail, int64_t tail_n) {
-  const __m512 start = _mm512_set1_ps(r);
-  const __mmask16 first = first_lanes(tail_n), second = tail_n > 16 ? first_lanes(tail_n - 16) : __mmask16(0);
-  const __m512 t1 = _mm512_mask_loadu_ps(start, first, tail), t2 = _mm512_mask_loadu_ps(start, second, tail + 16);
-  const __mmask16 nan = c.nan_low | c.nan_high | _mm512_cmp_ps_mask(t1, t1, _CMP_UNORD_Q) |
-                        _mm512_cmp_ps_mask(t2, t2, _CMP_UNORD_Q) | _mm512_cmp_ps_mask(start, start, _CMP_UNORD_Q);
-  if (nan != 0) return __builtin_nanf("");
-  const float m = _mm512_reduce_max_ps(_mm512_max_ps(_mm512_max_ps(c.low, c.high), _mm512_max_ps(t1, t2)));
-  return m != 0.0f ? m : finish_exactly(r, c, tail, tail_n);
+// fold(maximum, r, segment) when that cannot depend on the order; else sets
+// `exact` (the caller then folds the segment in order).
+NISA_AVX512_INLINE float max_result(float r, const MaxValue& m, bool& exact) {
+  if (m.nan != 0 || r != r) return __builtin_nanf("");
+  const float v = _mm512_reduce_max_ps(_mm512_max_ps(m.low, m.high));
+  exact = v == 0.0f;
+  return v;
 }
 
 }  // namespace nisa::simd

@@ -9,6 +9,7 @@
 // consecutive i, and their intersection is computed once per partition.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "numbers.hpp"
 
@@ -110,6 +111,24 @@ NISA_AVX512_INLINE void fill_run(uint8_t* dst, int64_t i, int64_t count, __m512i
   }
 }
 
+// fold(maximum, r, kept run) in the portable order (a zero maximum), from
+// dst: the kept run's values (bf16 codes widened: the same values, NaNs
+// aside, which give NaN anyway).
+template <simd::Kind K>
+float exact_fold(float r, const uint8_t* out, int64_t n) {
+  float values[kLaneBatch];
+  for (int64_t j = 0; j < n; ++j) {
+    if constexpr (K == simd::Kind::bf16) {
+      uint16_t code;
+      std::memcpy(&code, out + 2 * j, 2);
+      values[j] = Element<Dtype::bf16>::to_f32(code);
+    } else {
+      std::memcpy(&values[j], out + 4 * j, 4);
+    }
+  }
+  return fold(ReduceOp::maximum, r, values, n);
+}
+
 // run_lanes<Body> in one pass per batch (fused_lane_loop.hpp): the same
 // batches, the fill runs stored, the kept run copied (through float32, as
 // the portable loop converts) and folded in Body::apply_max's order.
@@ -140,29 +159,31 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
         fill_run<K>(out, c, a, fill_codes);
         fill_run<K>(out, c + b, n - b, fill_codes);
         if (kFolds && (a > 0 || b < n)) r = fold_one(r, fill);
-        simd::MaxChains chains = simd::max_chains(r);
-        const int64_t chained = (b - a) & ~int64_t{31};
+        simd::MaxValue maximum = simd::max_value(r);
         int64_t i = c + a;
         const int64_t end = c + b;
-        for (; i < c + a + chained; i += 32) {
+        for (; i + 32 <= end; i += 32) {
           if constexpr (K == simd::Kind::bf16) {  // the codes through float32 and back: only NaNs change
             const __m512i codes = _mm512_loadu_si512(x + i * size);
             _mm512_storeu_si512(out + i * size, simd::canonical_bf16(codes));
-            if (kFolds) simd::add_chained(chains, simd::widen_bf16_first(codes), simd::widen_bf16_last(codes));
+            if (kFolds) simd::add_max(maximum, simd::widen_bf16_first(codes), simd::widen_bf16_last(codes));
           } else {
             const __m512 lo = simd::load16<K>(x + i * size), hi = simd::load16<K>(x + (i + 16) * size);
             simd::store32<K>(out + i * size, lo, hi);
-            if (kFolds) simd::add_chained(chains, lo, hi);
+            if (kFolds) simd::add_max(maximum, lo, hi);
           }
         }
-        alignas(64) float tail[32];
-        for (int64_t t = 0; i < end; i += 16, t += 16) {
+        for (; i < end; i += 16) {
           const __mmask16 mask = simd::first_lanes(end - i);
           const __m512 v = simd::load16<K>(x + i * size, mask);
           simd::store16<K>(out + i * size, v, mask);
-          _mm512_store_ps(tail + t, v);
+          if (kFolds) simd::add_max(maximum, v, mask);
         }
-        if (kFolds) r = simd::finish(r, chains, tail, end - (c + a + chained));
+        if (kFolds) {
+          bool exact = false;
+          const float quick = simd::max_result(r, maximum, exact);
+          r = exact ? exact_fold<K>(r, out + (c + a) * size, b - a) : quick;
+        }
       }
     }
     Body::end(s, m, p, r);

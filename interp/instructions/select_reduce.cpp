@@ -3,6 +3,7 @@
 // result = where(predicate != 0 (reversed: == 0), on_true, on_false[p]),
 // written to dst; its maximum feeds the Vector accumulator (S3).
 #include <bit>
+#include <cstring>
 
 #include "numbers.hpp"
 
@@ -75,6 +76,29 @@ void run_contiguous(const Step& s, Machine& m) {
 // float32 and back: only NaNs change; on_false narrowed once), while the
 // fold takes the float32 values. Fold segments as the portable kernel's:
 // whole rows for run_contiguous (kWholeRows), else lane-loop batches.
+// fold(maximum, r, ...) over a segment's results in the portable order
+// (a zero maximum): f32 dst holds them as they are; bf16 dst holds on_true's
+// codes (widened: the same values, NaNs aside, which give NaN anyway)
+// where the predicate takes on_true, else on_false's float32.
+template <simd::Kind K>
+float exact_fold(float r, const uint8_t* pred, const uint8_t* out, float on_false, bool reverse, int64_t n) {
+  if constexpr (K == simd::Kind::f32) {
+    if (reinterpret_cast<uintptr_t>(out) % alignof(float) == 0)  // whole rows are aligned (reads_in_place)
+      return fold(ReduceOp::maximum, r, reinterpret_cast<const float*>(out), n);
+    float values[kLaneBatch];  // an unaligned dst: batches
+    std::memcpy(values, out, static_cast<std::size_t>(n) * sizeof(float));
+    return fold(ReduceOp::maximum, r, values, n);
+  } else {
+    float values[kLaneBatch];
+    for (int64_t j = 0; j < n; ++j) {
+      uint16_t code;
+      std::memcpy(&code, out + 2 * j, 2);
+      values[j] = (pred[j] == 0) != reverse ? on_false : Element<Dtype::bf16>::to_f32(code);
+    }
+    return fold(ReduceOp::maximum, r, values, n);
+  }
+}
+
 template <simd::Kind K, bool kFolds, bool kWholeRows>
 NISA_AVX512 void run_fused(const Step& s, Machine& m) {
   constexpr int64_t size = simd::kind_size(K);
@@ -93,10 +117,9 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
       uint8_t* out = s.dst->partition(p) + s.dst->row_offsets[ri];
       for (int64_t c = 0; c < length; c += segment) {
         const int64_t n = length - c < segment ? length - c : segment;
-        simd::MaxChains chains = simd::max_chains(r);
-        const int64_t chained = n & ~int64_t{31};
+        simd::MaxValue maximum = simd::max_value(r);
         int64_t i = c;
-        for (; i < c + chained; i += 32) {
+        for (; i + 32 <= c + n; i += 32) {
           const __m256i bytes = _mm256_loadu_si256(reinterpret_cast<const __m256i*>(pred + i));
           const uint32_t takes_false = _mm256_cmpeq_epi8_mask(bytes, _mm256_setzero_si256()) ^ flip;
           const auto first = static_cast<__mmask16>(takes_false), last = static_cast<__mmask16>(takes_false >> 16);
@@ -112,18 +135,21 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
             _mm512_storeu_ps(out + i * size, lo);
             _mm512_storeu_ps(out + (i + 16) * size, hi);
           }
-          if (kFolds) simd::add_chained(chains, lo, hi);
+          if (kFolds) simd::add_max(maximum, lo, hi);
         }
-        alignas(64) float tail[32];
-        for (int64_t t = 0; i < c + n; i += 16, t += 16) {
+        for (; i < c + n; i += 16) {
           const __mmask16 mask = simd::first_lanes(c + n - i);
           const __m128i bytes = _mm_maskz_loadu_epi8(mask, pred + i);
           const auto takes_false = static_cast<__mmask16>(_mm_cmpeq_epi8_mask(bytes, _mm_setzero_si128()) ^ flip);
           const __m512 v = _mm512_mask_mov_ps(simd::load16<K>(on_true + i * size, mask), takes_false, false16);
           simd::store16<K>(out + i * size, v, mask);
-          _mm512_store_ps(tail + t, v);
+          if (kFolds) simd::add_max(maximum, v, mask);
         }
-        if (kFolds) r = simd::finish(r, chains, tail, n - chained);
+        if (kFolds) {
+          bool exact = false;
+          const float quick = simd::max_result(r, maximum, exact);
+          r = exact ? exact_fold<K>(r, pred + c, out + c * size, on_false, flip != 0, n) : quick;
+        }
       }
     }
     update_accumulator(s, m, p, r);

@@ -48,13 +48,13 @@ struct VectorBody : ElementwiseBody {
   }
 };
 
-template <simd::Kind K, bool kFolds, std::size_t... I>
+template <simd::Kind K, std::size_t... I>
 constexpr std::array<Kernel, sizeof...(I)> fused_table(std::index_sequence<I...>) {
   return {&run_fused_lanes_as<VectorBody<kVectorOps[I / kVectorOpCount], kVectorOps[I % kVectorOpCount]>, K,
-                              simd::Kind::none, K, kFolds, false>...};
+                              simd::Kind::none, K>...};
 }
 template <simd::Kind K>
-constexpr auto kFusedKernels = fused_table<K, false>(std::make_index_sequence<kVectorOpCount * kVectorOpCount>{});
+constexpr auto kFusedKernels = fused_table<K>(std::make_index_sequence<kVectorOpCount * kVectorOpCount>{});
 
 std::size_t vector_op_index(AluOp op) {
   for (std::size_t i = 0; i < kVectorOpCount; ++i)

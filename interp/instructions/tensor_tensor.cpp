@@ -28,22 +28,22 @@ struct VectorBody : ElementwiseBody {
 };
 
 template <simd::Kind K>
-Kernel fused_kernel(const Step& s, AluOp op) {
+Kernel fused_kernel(AluOp op) {
   switch (op) {
-    case AluOp::add: return fused_lanes_kernel<VectorBody<AluOp::add>, K, K, K>(s);
-    case AluOp::subtract: return fused_lanes_kernel<VectorBody<AluOp::subtract>, K, K, K>(s);
-    case AluOp::multiply: return fused_lanes_kernel<VectorBody<AluOp::multiply>, K, K, K>(s);
-    case AluOp::maximum: return fused_lanes_kernel<VectorBody<AluOp::maximum>, K, K, K>(s);
-    case AluOp::minimum: return fused_lanes_kernel<VectorBody<AluOp::minimum>, K, K, K>(s);
+    case AluOp::add: return &run_fused_lanes_as<VectorBody<AluOp::add>, K, K, K>;
+    case AluOp::subtract: return &run_fused_lanes_as<VectorBody<AluOp::subtract>, K, K, K>;
+    case AluOp::multiply: return &run_fused_lanes_as<VectorBody<AluOp::multiply>, K, K, K>;
+    case AluOp::maximum: return &run_fused_lanes_as<VectorBody<AluOp::maximum>, K, K, K>;
+    case AluOp::minimum: return &run_fused_lanes_as<VectorBody<AluOp::minimum>, K, K, K>;
     default: return nullptr;
   }
 }
 
 // The fused kernel when the step suits it: all three tiles f32 or all bf16.
 Kernel fused_kernel(const Step& s, AluOp op) {
-  if (!fused_loop_fits(s) || s.in[0]->dtype != s.dst->dtype || s.in[1]->dtype != s.dst->dtype) return nullptr;
-  if (s.dst->dtype == Dtype::f32) return fused_kernel<simd::Kind::f32>(s, op);
-  if (s.dst->dtype == Dtype::bf16) return fused_kernel<simd::Kind::bf16>(s, op);
+  if (!fused_loop_fits(s) || folds_result(s) || s.in[0]->dtype != s.dst->dtype || s.in[1]->dtype != s.dst->dtype) return nullptr;
+  if (s.dst->dtype == Dtype::f32) return fused_kernel<simd::Kind::f32>(op);
+  if (s.dst->dtype == Dtype::bf16) return fused_kernel<simd::Kind::bf16>(op);
   return nullptr;
 }
 #endif
