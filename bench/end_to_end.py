@@ -152,6 +152,9 @@ def main(argv=None):
             failures += not agree
             phases = dict((m.group(1), float(m.group(2))) for m in re.finditer(r"(\w+) ([\d.]+)", nisa_run[4].split(":", 1)[-1]))
             dead = re.search(r"skipped as dead stores (\d+)", nisa_run[4])
+            peak = re.search(r"peak RSS KiB (\d+)", nisa_run[4])
+            if peak:  # nisa's own high-water mark (wait4's ru_maxrss includes this script's pages)
+                nisa_run = (*nisa_run[:3], int(peak.group(1)) / 1024, nisa_run[4])
             phases["skipped"] = int(dead.group(1)) if dead else 0
             rows.append((name, nisa_run, model, phases, agree))
             print(" done" if agree else " OUTPUTS DIFFER\n" + d.stdout, file=sys.stderr, flush=True)

@@ -11,7 +11,9 @@
 #include <chrono>
 #include <cstdio>
 #include <cstring>
+#include <cstdlib>
 #include <filesystem>
+#include <fstream>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -185,6 +187,17 @@ void check_outputs_before_run(const Program& program, const RunOptions& o) {
   planned.check();
 }
 
+// This process's peak resident memory (VmHWM): unlike getrusage's ru_maxrss,
+// which keeps the high-water mark of the process that exec'd us (a benchmark
+// script), it counts only nisa's own pages. 0 if /proc is not there.
+long peak_resident_kib() {
+  std::ifstream status("/proc/self/status");
+  std::string line;
+  while (std::getline(status, line))
+    if (line.rfind("VmHWM:", 0) == 0) return std::strtol(line.c_str() + 6, nullptr, 10);
+  return 0;
+}
+
 // Wall time between marks, from the start of the process's run command
 // (--phase-times: "phases ms: load 1.20 inputs 0.80 ...").
 class PhaseClock {
@@ -288,8 +301,8 @@ int command_run(const RunOptions& o) {
   if (o.profile) std::cout << profile_table(spec, program, *timeline);
   if (o.phase_times)
     std::cerr << clock.report() << "instructions " << (distinct.size() > 0 ? distinct.size() : program.instructions.size())
-              << ", skipped as dead stores " << dead
-              << ", on two threads " << cut << "\n";
+              << ", skipped as dead stores " << dead << ", on two threads " << cut << ", peak RSS KiB "
+              << peak_resident_kib() << "\n";
   return kExitOk;
 }
 

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdint>
 #include <cstdlib>
 #include <limits>
 #include <new>
@@ -18,17 +19,23 @@ ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
     return;
   }
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-  const std::size_t body = (std::max<std::size_t>(size, 1) + page - 1) / page * page;
-  const std::size_t mapped = body + 2 * page;
+  // From 1 MiB on, the body is whole 2 MiB-aligned huge pages: one fault
+  // zeroes 2 MiB instead of 512 faults (~10 us each on a VM) for 4 KB pages.
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const bool huge = size >= kHugePage / 2;
+  const std::size_t unit = huge ? kHugePage : page;
+  const std::size_t body = (std::max<std::size_t>(size, 1) + unit - 1) / unit * unit;
+  // Room to align the body, and an inaccessible page or more on each side.
+  const std::size_t mapped = body + (huge ? kHugePage : 0) + 2 * page;
   void* mapping = ::mmap(nullptr, mapped, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (mapping == MAP_FAILED) throw std::bad_alloc();
-  auto* first = static_cast<uint8_t*>(mapping) + page;
+  const auto after_guard = reinterpret_cast<std::uintptr_t>(mapping) + page;
+  auto* first = reinterpret_cast<uint8_t*>((after_guard + unit - 1) / unit * unit);
   if (::mprotect(first, body, PROT_READ | PROT_WRITE) != 0) {
     ::munmap(mapping, mapped);
     throw std::bad_alloc();
   }
-  constexpr std::size_t kHugePage = std::size_t{2} << 20;
-  if (body >= kHugePage) ::madvise(first, body, MADV_HUGEPAGE);  // advice only: refusal is fine
+  if (huge) ::madvise(first, body, MADV_HUGEPAGE);  // advice only: refusal is fine
   // The bytes end at the upper guard page (64-byte aligned start), so an
   // access past the end faults at once.
   const std::size_t slack = (body - size) & ~std::size_t{63};

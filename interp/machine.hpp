@@ -17,10 +17,11 @@ namespace nisa {
 inline constexpr int kLanes = 128;
 
 // A zero-filled byte buffer mapped straight from the OS: its pages cost
-// nothing until touched (fast start-up), buffers of 2 MiB and more ask for
-// transparent huge pages (one fault per 2 MiB instead of 512; where the
-// kernel refuses they stay ordinary pages), and an inaccessible guard page on
-// each side turns a stray access just outside it into a crash. Not calloc:
+// nothing until touched (fast start-up), buffers of 1 MiB and more are whole
+// 2 MiB-aligned pages that ask for transparent huge pages (one fault per 2 MiB
+// instead of 512; where the kernel refuses they stay ordinary pages), and an
+// inaccessible guard page on each side turns a stray access just outside it
+// into a crash. Not calloc:
 // under AddressSanitizer a heap block of SBUF's size costs milliseconds of
 // shadow poisoning per allocation, which dominated every fuzz execution.
 // Buffers up to kHeapBytes come from the heap instead (zeroed, 64-byte
