@@ -27,11 +27,15 @@ using ReduceCmd = spec_enum::reduce_cmd;
 using ActivationFn = spec_enum::activation;
 
 // A float32 value per partition: a scalar operand or a [P, 1] tile (S4.3-S4.6).
+// No padding bytes (explicit ones, zero): steps are compared byte for byte
+// when positions share them (SharedSteps), and a copied struct's padding is
+// whatever the compiler leaves there.
 struct PartitionScalar {
-  bool present = false;
+  const TileAccess* tile = nullptr;  // a [P, 1] tile, or nullptr for a scalar
   float value = 0;               // scalar, already float32
   uint32_t bits = 0;             // an integer scalar's int32 bits (bitvec operators, bit_alu.hpp)
-  const TileAccess* tile = nullptr;  // a [P, 1] tile, or nullptr for a scalar
+  bool present = false;
+  uint8_t unused[7] = {};
   float at(int64_t p) const {
     if (tile == nullptr) return value;
     float v;
@@ -39,6 +43,7 @@ struct PartitionScalar {
     return v;
   }
 };
+static_assert(sizeof(PartitionScalar) == 24, "PartitionScalar has no padding bytes");
 
 struct Step;
 struct StrictHooks;
