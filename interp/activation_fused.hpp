@@ -58,9 +58,7 @@ inline void portable_sums(const Step& s, int64_t p0, int lanes, float* sums) {
     Lane lane[kFoldLanes];
     float r[kFoldLanes];
     for (int b = 0; b < group; ++b) {
-      lane[b].p = p0 + g + b;
-      for (int k = 0; k < 2; ++k)
-        if (s.scalar[k].present) lane[b].scalar[k] = s.scalar[k].at(lane[b].p);
+      lane[b] = lane_at(s, p0 + g + b);
       r[b] = fold_start(ReduceOp::add);
     }
     for (int64_t row = 0; row < s.rows(); ++row)

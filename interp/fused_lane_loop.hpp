@@ -84,10 +84,7 @@ NISA_AVX512 void run_fused_lanes_as(const Step& s, Machine& m) {
   constexpr bool two = In1 != simd::Kind::none;
   const int64_t rows = s.rows(), length = s.row_length;
   for (int64_t p = 0; p < s.partitions; ++p) {
-    Lane lane;
-    lane.p = p;
-    for (int k = 0; k < 3; ++k)
-      if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
+    Lane lane = lane_at(s, p);
     Body::begin(s, p, lane);
     for (int64_t row = 0; row < rows; ++row) {
       const auto ri = static_cast<std::size_t>(row);

@@ -36,6 +36,16 @@ struct Lane {
   int64_t keep_first = 0, keep_last = -1;  // range_select: kept flat indices
 };
 
+// Partition p's Lane with its streamed scalars (Step::scalar) loaded;
+// Body::begin fills in the rest.
+inline Lane lane_at(const Step& s, int64_t p) {
+  Lane lane;
+  lane.p = p;
+  for (int k = 0; k < 3; ++k)
+    if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
+  return lane;
+}
+
 // The float32 start of an instruction's own reduction r: -0.0 for add (so a
 // lone -0.0 survives, as np.sum) and subtract (whose first term the
 // instruction negates: -0.0 - -x is x, for either zero too), the S3 identity
@@ -79,9 +89,7 @@ void run_lanes(const Step& s, Machine& m) {
     float r[kFoldLanes];
     for (int b = 0; b < lanes; ++b) {
       const int64_t p = p0 + b;
-      lane[b].p = p;
-      for (int k = 0; k < 3; ++k)
-        if (s.scalar[k].present) lane[b].scalar[k] = s.scalar[k].at(p);
+      lane[b] = lane_at(s, p);
       Body::begin(s, p, lane[b]);
       r[b] = fold_start(s.reduce_op);
     }

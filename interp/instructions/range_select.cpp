@@ -141,10 +141,7 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
                                  : _mm512_castps_si512(_mm512_set1_ps(fill));
   const int64_t rows = s.rows(), length = s.row_length;
   for (int64_t p = 0; p < s.partitions; ++p) {
-    Lane lane;
-    lane.p = p;
-    for (int k = 0; k < 2; ++k)
-      if (s.scalar[k].present) lane.scalar[k] = s.scalar[k].at(p);
+    Lane lane = lane_at(s, p);
     Body::begin(s, p, lane);
     float r = fold_start(ReduceOp::maximum);
     for (int64_t row = 0; row < rows; ++row) {
