@@ -99,6 +99,7 @@ NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0) {
   }
   __m512 sums = _mm512_set1_ps(fold_start(ReduceOp::add));
   const int64_t rows = s.rows(), length = s.row_length;
+  const simd::Narrowing how = simd::narrowing();
   for (int64_t row = 0; row < rows; ++row) {
     const auto ri = static_cast<std::size_t>(row);
     const uint8_t* src[16];
@@ -125,7 +126,7 @@ NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0) {
         for (int j = 0; j < kTogether; ++j) {
           const int k = k0 + j;
           y[k] = v[j];
-          if (k < lanes) simd::store16<Out>(dst[k] + i * out_size, y[k], mask);
+          if (k < lanes) simd::store16<Out>(dst[k] + i * out_size, y[k], mask, how);
         }
       }
       if constexpr (kFolds) {

@@ -18,6 +18,15 @@ bool cpu_has_avx512() {
 #endif
 }
 
+bool cpu_has_avx512_bf16() {
+#if NISA_HAS_AVX512_KERNELS
+  __builtin_cpu_init();
+  return __builtin_cpu_supports("avx512bf16");
+#else
+  return false;
+#endif
+}
+
 // NISA_PORTABLE_KERNELS=1, or NISA_PLAIN_PATHS=1 (every speed-up off: plain_paths.hpp).
 bool environment_forces_portable() {
   if (plain_paths()) return true;
@@ -26,6 +35,7 @@ bool environment_forces_portable() {
 }
 
 bool forced_portable = false;
+bool bf16_instructions_allowed = true;
 
 }  // namespace
 
@@ -35,5 +45,12 @@ bool fast_kernels_enabled() {
 }
 
 void force_portable_kernels(bool portable) { forced_portable = portable; }
+
+bool bf16_instructions_enabled() {
+  static const bool available = cpu_has_avx512_bf16();
+  return available && bf16_instructions_allowed && fast_kernels_enabled();
+}
+
+void allow_bf16_instructions(bool allow) { bf16_instructions_allowed = allow; }
 
 }  // namespace nisa

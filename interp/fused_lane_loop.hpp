@@ -53,20 +53,21 @@ struct Chunk {
   const uint8_t* src1;
   uint8_t* dst;
   int64_t row_first;  // flat index of the row's element 0
+  simd::Narrowing how;
   NISA_AVX512_INLINE __m512 operator()(int64_t i, int64_t count) const {
     const __mmask16 mask = simd::first_lanes(count);
     __m512 in[2];
     in[0] = simd::load16<In0>(src0 + i * simd::kind_size(In0), mask);
     if constexpr (In1 != simd::Kind::none) in[1] = simd::load16<In1>(src1 + i * simd::kind_size(In1), mask);
     const __m512 y = Body::vec(s, lane, row_first + i, in);
-    simd::store16<Out>(dst + i * simd::kind_size(Out), y, mask);
+    simd::store16<Out>(dst + i * simd::kind_size(Out), y, mask, how);
     return y;
   }
   // Elements [i, i + 32): a and b.
   NISA_AVX512_INLINE void pair(int64_t i, __m512& a, __m512& b) const {
     a = compute(i);
     b = compute(i + 16);
-    simd::store32<Out>(dst + i * simd::kind_size(Out), a, b);
+    simd::store32<Out>(dst + i * simd::kind_size(Out), a, b, how);
   }
   NISA_AVX512_INLINE __m512 compute(int64_t i) const {
     __m512 in[2];
@@ -83,6 +84,7 @@ template <class Body, simd::Kind In0, simd::Kind In1, simd::Kind Out>
 NISA_AVX512 void run_fused_lanes_as(const Step& s, Machine& m) {
   constexpr bool two = In1 != simd::Kind::none;
   const int64_t rows = s.rows(), length = s.row_length;
+  const simd::Narrowing how = simd::narrowing();
   for (int64_t p = 0; p < s.partitions; ++p) {
     Lane lane = lane_at(s, p);
     Body::begin(s, p, lane);
@@ -91,7 +93,7 @@ NISA_AVX512 void run_fused_lanes_as(const Step& s, Machine& m) {
       const uint8_t* src0 = s.in[0]->partition(p) + s.in[0]->row_offsets[ri];
       const uint8_t* src1 = two ? s.in[1]->partition(p) + s.in[1]->row_offsets[ri] : nullptr;
       uint8_t* dst = s.dst->partition(p) + s.dst->row_offsets[ri];
-      const Chunk<Body, In0, In1, Out> chunk{s, lane, src0, src1, dst, row * length};
+      const Chunk<Body, In0, In1, Out> chunk{s, lane, src0, src1, dst, row * length, how};
       int64_t i = 0;
       for (; i + 32 <= length; i += 32) {
         __m512 a, b;

@@ -108,17 +108,41 @@ NISA_AVX512_INLINE __m512i pack_bf16(__m512i a, __m512i b) {
   return _mm512_permutex2var_epi16(a, high_halves, b);
 }
 
+// How a kernel narrows float32 to bf16: by bit arithmetic (bf16_codes_high)
+// or, where the CPU has AVX512-BF16, by its VCVTNE(2)PS2BF16, which rounds to
+// nearest even as S2.2 does but flushes denormal inputs to zero and keeps a
+// NaN's payload: vectors holding either take the bit arithmetic. Each kernel
+// reads bf16_instructions_enabled() once per step into a Narrowing.
+enum class Narrowing : bool { bits, instruction };
+
+inline Narrowing narrowing() {
+  return bf16_instructions_enabled() ? Narrowing::instruction : Narrowing::bits;
+}
+
+// Some lane of v is a NaN or a denormal (VFPCLASSPS: QNaN 0x01, denormal
+// 0x20, SNaN 0x80).
+NISA_AVX512_INLINE __mmask16 nan_or_denormal(__m512 v) { return _mm512_fpclass_ps_mask(v, 0xA1); }
+
+NISA_AVX512_INLINE __m256i narrow_bf16(__m512 v, Narrowing how) {
+  if (how == Narrowing::instruction && nan_or_denormal(v) == 0) return (__m256i)_mm512_cvtneps_pbh(v);  // a vector cast: the same bits
+  return narrow_bf16(v);
+}
+
 // The lanes of m of v converted to dst's dtype (f32 or bf16) at p.
 template <Kind k>
-NISA_AVX512_INLINE void store16(uint8_t* p, __m512 v, __mmask16 m) {
-  if constexpr (k == Kind::bf16) _mm256_mask_storeu_epi16(p, m, narrow_bf16(v));
+NISA_AVX512_INLINE void store16(uint8_t* p, __m512 v, __mmask16 m, Narrowing how) {
+  if constexpr (k == Kind::bf16) _mm256_mask_storeu_epi16(p, m, narrow_bf16(v, how));
   else _mm512_mask_storeu_ps(p, m, v);
 }
 
 // 32 results a (first) and b stored whole.
 template <Kind k>
-NISA_AVX512_INLINE void store32(uint8_t* p, __m512 a, __m512 b) {
+NISA_AVX512_INLINE void store32(uint8_t* p, __m512 a, __m512 b, Narrowing how) {
   if constexpr (k == Kind::bf16) {
+    if (how == Narrowing::instruction && (nan_or_denormal(a) | nan_or_denormal(b)) == 0) {
+      _mm512_storeu_si512(p, (__m512i)_mm512_cvtne2ps_pbh(b, a));
+      return;
+    }
     _mm512_storeu_si512(p, pack_bf16(bf16_codes_high(a), bf16_codes_high(b)));
   } else {
     _mm512_storeu_ps(p, a);

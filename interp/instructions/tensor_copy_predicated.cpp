@@ -88,7 +88,24 @@ NISA_AVX512 void run_masked(const Step& s, Machine&) {
           take = _mm256_cmpneq_epi8_mask(_mm256_maskz_loadu_epi8(live, pr + i), _mm256_setzero_si256());
         }
         take = static_cast<Mask>((take ^ flip) & live);
-        if constexpr (kSize == 4) {
+        if (take == 0) continue;  // dst keeps every element: nothing to touch
+        if (count == kLanes) {
+          // A whole vector: stored whole, never with a masked store (one
+          // with holes is several times slower on some cores); unselected
+          // elements are rewritten with their own bits. An all-selected
+          // vector needs no read of dst.
+          const __m512i v = kScalarSrc ? scalar : _mm512_loadu_si512(sr + i * kSize);
+          if (take == static_cast<Mask>(~uint64_t{0})) {
+            _mm512_storeu_si512(d + i * kSize, v);
+            continue;
+          }
+          const __m512i old = _mm512_loadu_si512(d + i * kSize);
+          if constexpr (kSize == 4) {
+            _mm512_storeu_si512(d + i * kSize, _mm512_mask_blend_epi32(take, old, v));
+          } else {
+            _mm512_storeu_si512(d + i * kSize, _mm512_mask_blend_epi16(take, old, v));
+          }
+        } else if constexpr (kSize == 4) {
           const __m512i v = kScalarSrc ? scalar : _mm512_maskz_loadu_epi32(take, sr + i * kSize);
           _mm512_mask_storeu_epi32(d + i * kSize, take, v);
         } else {

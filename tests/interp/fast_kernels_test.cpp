@@ -7,6 +7,7 @@
 // the reference_random tests; here only their equality matters.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
 #include <cstdint>
@@ -101,19 +102,16 @@ bool same_bits(const std::vector<float>& a, const std::vector<float>& b) {
   return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(float)) == 0;
 }
 
-// Runs build's program with the portable kernels and with the fast ones.
-void check_same_results(const std::function<void(TestMachine&)>& build) {
-  Snapshot result[2];
-  for (int fast = 0; fast < 2; ++fast) {
-    force_portable_kernels(fast == 0);
-    TestMachine m;
-    build(m);
-    m.run();
-    result[fast] = snapshot(m);
-  }
-  force_portable_kernels(false);
-  for (std::size_t t = 0; t < result[0].tensors.size(); ++t) {
-    const std::vector<uint8_t>&portable = result[0].tensors[t], &fast = result[1].tensors[t];
+Snapshot run_built(const std::function<void(TestMachine&)>& build) {
+  TestMachine m;
+  build(m);
+  m.run();
+  return snapshot(m);
+}
+
+void check_same_snapshots(const Snapshot& portable_run, const Snapshot& fast_run) {
+  for (std::size_t t = 0; t < portable_run.tensors.size(); ++t) {
+    const std::vector<uint8_t>&portable = portable_run.tensors[t], &fast = fast_run.tensors[t];
     std::size_t first = 0;  // the first word that differs, for the message
     while (first + 4 <= portable.size() && std::memcmp(&portable[first], &fast[first], 4) == 0) first += 4;
     uint32_t portable_word = 0, fast_word = 0;
@@ -124,8 +122,23 @@ void check_same_results(const std::function<void(TestMachine&)>& build) {
     CAPTURE(fast_word);
     CHECK(portable == fast);
   }
-  CHECK(same_bits(result[0].vector_acc, result[1].vector_acc));
-  CHECK(same_bits(result[0].scalar_acc, result[1].scalar_acc));
+  CHECK(same_bits(portable_run.vector_acc, fast_run.vector_acc));
+  CHECK(same_bits(portable_run.scalar_acc, fast_run.scalar_acc));
+}
+
+// Runs build's program with the portable kernels and with the fast ones,
+// these narrowing to bf16 by bit arithmetic and (where the CPU has
+// AVX512-BF16) by instruction.
+void check_same_results(const std::function<void(TestMachine&)>& build) {
+  force_portable_kernels(true);
+  const Snapshot portable = run_built(build);
+  force_portable_kernels(false);
+  for (bool instruction : {false, true}) {
+    allow_bf16_instructions(instruction);
+    CAPTURE(instruction);
+    check_same_snapshots(portable, run_built(build));
+  }
+  allow_bf16_instructions(true);
 }
 
 // Free-dimension views of a [P, N] tensor: whole, from an unaligned start,
@@ -381,6 +394,13 @@ NISA_AVX512 void narrow_16(const float* in, uint16_t* out) {
 NISA_AVX512 void pack_32(const float* in, uint16_t* out) {
   _mm512_storeu_si512(out, simd::pack_bf16(simd::bf16_codes_high(_mm512_loadu_ps(in)), simd::bf16_codes_high(_mm512_loadu_ps(in + 16))));
 }
+// The kernels' stores, narrowing `how`: 16 of in (all lanes) and 32.
+NISA_AVX512 void store_16(const float* in, uint16_t* out, simd::Narrowing how) {
+  simd::store16<simd::Kind::bf16>(reinterpret_cast<uint8_t*>(out), _mm512_loadu_ps(in), 0xFFFF, how);
+}
+NISA_AVX512 void store_32(const float* in, uint16_t* out, simd::Narrowing how) {
+  simd::store32<simd::Kind::bf16>(reinterpret_cast<uint8_t*>(out), _mm512_loadu_ps(in), _mm512_loadu_ps(in + 16), how);
+}
 NISA_AVX512 void widen_16(const uint16_t* in, float* out) {
   _mm512_storeu_ps(out, simd::widen_bf16(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(in))));
 }
@@ -414,17 +434,30 @@ TEST_CASE("fast kernels: bf16 narrowing equals numbers.hpp's on every high half 
     for (uint32_t low : kLow) in.push_back(std::bit_cast<float>(high << 16 | low));
   std::mt19937 rng(7);
   for (int i = 0; i < (1 << 20); ++i) in.push_back(std::bit_cast<float>(static_cast<uint32_t>(rng())));
-  std::vector<uint16_t> fast(in.size()), packed(in.size());
+  // Blocks of one kind of value too, so that the instruction path's
+  // all-ordinary vectors (no NaN, no denormal) meet every case.
+  std::vector<float> sorted = in;
+  std::sort(sorted.begin(), sorted.end(), [](float a, float b) {
+    return std::bit_cast<uint32_t>(a) < std::bit_cast<uint32_t>(b);
+  });
+  in.insert(in.end(), sorted.begin(), sorted.end());
+  const bool instructions = bf16_instructions_enabled();
+  std::vector<uint16_t> fast(in.size()), packed(in.size()), stored16(in.size()), stored32(in.size());
   for (std::size_t i = 0; i < in.size(); i += 32) {
     narrow_16(&in[i], &fast[i]);
     narrow_16(&in[i + 16], &fast[i + 16]);
     pack_32(&in[i], &packed[i]);
+    const auto how = instructions ? simd::Narrowing::instruction : simd::Narrowing::bits;
+    store_16(&in[i], &stored16[i], how);
+    store_16(&in[i + 16], &stored16[i + 16], how);
+    store_32(&in[i], &stored32[i], how);
   }
   std::size_t mismatches = 0;
   for (std::size_t i = 0; i < in.size(); ++i) {
     const uint16_t want = Element<Dtype::bf16>::from_f32(in[i]);
-    mismatches += (fast[i] != want) + (packed[i] != want);
+    mismatches += (fast[i] != want) + (packed[i] != want) + (stored16[i] != want) + (stored32[i] != want);
   }
+  CAPTURE(instructions);
   CHECK(mismatches == 0);
   // Widening: every code.
   std::vector<uint16_t> codes(0x10000);
@@ -451,28 +484,57 @@ TEST_CASE("fast kernels: bf16 narrowing equals numbers.hpp's on every high half 
 // (exp_exhaustive), skipped in the unit run. Under the sanitizers (many
 // times slower) one block of 16384 in 64.
 #if defined(__SANITIZE_ADDRESS__)
-constexpr uint64_t kExpBlockStride = 64;
+constexpr uint64_t kExhaustiveBlockStride = 64;
 #elif defined(__has_feature)
 #if __has_feature(address_sanitizer)
-constexpr uint64_t kExpBlockStride = 64;
+constexpr uint64_t kExhaustiveBlockStride = 64;
 #else
-constexpr uint64_t kExpBlockStride = 1;
+constexpr uint64_t kExhaustiveBlockStride = 1;
 #endif
 #else
-constexpr uint64_t kExpBlockStride = 1;
+constexpr uint64_t kExhaustiveBlockStride = 1;
 #endif
 TEST_CASE("fast kernels: exp16 equals the portable exp on all 2^32 floats" * doctest::skip()) {
   if (!fast_kernels_enabled()) return;
   std::vector<float> in(16384), portable(16384);
   uint64_t mismatches = 0;
   uint32_t first_mismatch = 0;  // the first block with one
-  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += 16384 * kExpBlockStride) {
+  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += 16384 * kExhaustiveBlockStride) {
     iota_16k(static_cast<uint32_t>(base), in.data());
     portable = in;
     apply_activation(ActivationFn::exp, portable.data(), 16384, 0.0f);
     const int block = exp_16k_mismatches(in.data(), portable.data());
     if (block != 0 && mismatches == 0) first_mismatch = static_cast<uint32_t>(base);
     mismatches += static_cast<uint64_t>(block);
+  }
+  CAPTURE(first_mismatch);
+  CHECK(mismatches == 0);
+}
+
+// Every float32 narrowed to bf16 by the kernels' stores with AVX512-BF16's
+// instruction (where the CPU has it) and by numbers.hpp: ~5-20 s, so a ctest
+// of its own (bf16_exhaustive), skipped in the unit run; one block in 64
+// under the sanitizers.
+TEST_CASE("fast kernels: bf16 stores by instruction equal numbers.hpp's on all 2^32 floats" * doctest::skip()) {
+  if (!bf16_instructions_enabled()) return;  // nothing to compare on this CPU
+  std::vector<float> in(16384);
+  std::vector<uint16_t> stored16(16384), stored32(16384);
+  uint64_t mismatches = 0;
+  uint32_t first_mismatch = 0;  // the first block with one
+  for (uint64_t base = 0; base < (uint64_t{1} << 32); base += 16384 * kExhaustiveBlockStride) {
+    iota_16k(static_cast<uint32_t>(base), in.data());
+    for (std::size_t i = 0; i < in.size(); i += 32) {
+      store_16(&in[i], &stored16[i], simd::Narrowing::instruction);
+      store_16(&in[i + 16], &stored16[i + 16], simd::Narrowing::instruction);
+      store_32(&in[i], &stored32[i], simd::Narrowing::instruction);
+    }
+    uint64_t block = 0;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      const uint16_t want = Element<Dtype::bf16>::from_f32(in[i]);
+      block += (stored16[i] != want) + (stored32[i] != want);
+    }
+    if (block != 0 && mismatches == 0) first_mismatch = static_cast<uint32_t>(base);
+    mismatches += block;
   }
   CAPTURE(first_mismatch);
   CHECK(mismatches == 0);

@@ -10,3 +10,6 @@ foreach(bench ${bench_programs})
 endforeach()
 # The AVX-512 exp against the portable one on every float32 (tests/interp/fast_kernels_test.cpp).
 add_test(NAME exp_exhaustive COMMAND nisa_unit_tests --no-skip -tc=*exp16*)
+# bf16 narrowing by AVX512-BF16's instruction against numbers.hpp's on every
+# float32 (skipped where the CPU lacks the instruction).
+add_test(NAME bf16_exhaustive COMMAND nisa_unit_tests --no-skip "-tc=*bf16 stores by instruction*")
