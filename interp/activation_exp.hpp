@@ -62,11 +62,12 @@ namespace nisa::cephes {
 template <int N>
 NISA_AVX512_INLINE void exp16(__m512 (&v)[N]) {
   const __m512 lowest = _mm512_set1_ps(kLowest), highest = _mm512_set1_ps(kHighest), round = _mm512_set1_ps(kRound);
-  const __m512i bias = _mm512_set1_epi32(127);
   __m512 n[N], r[N], z[N], p[N];
   for (int j = 0; j < N; ++j) {
-    const __m512 lo = _mm512_mask_mov_ps(lowest, _mm512_cmp_ps_mask(v[j], lowest, _CMP_GT_OQ), v[j]);
-    const __m512 xc = _mm512_mask_mov_ps(highest, _mm512_cmp_ps_mask(lo, highest, _CMP_LT_OQ), lo);
+    // x > lowest ? x : lowest and lo < highest ? lo : highest: MAXPS and
+    // MINPS return their second operand when either is NaN or both are equal.
+    const __m512 lo = _mm512_max_ps(v[j], lowest);
+    const __m512 xc = _mm512_min_ps(lo, highest);
     n[j] = _mm512_sub_ps(_mm512_add_ps(_mm512_mul_ps(xc, _mm512_set1_ps(kLog2e)), round), round);
     r[j] = _mm512_sub_ps(xc, _mm512_mul_ps(n[j], _mm512_set1_ps(kLn2High)));
   }
@@ -79,12 +80,12 @@ NISA_AVX512_INLINE void exp16(__m512 (&v)[N]) {
     for (int j = 0; j < N; ++j) p[j] = _mm512_add_ps(_mm512_mul_ps(p[j], r[j]), _mm512_set1_ps(kPoly[k]));
   for (int j = 0; j < N; ++j) {
     p[j] = _mm512_add_ps(_mm512_add_ps(_mm512_mul_ps(p[j], z[j]), r[j]), _mm512_set1_ps(1.0f));
-    const __m512i ni = _mm512_cvttps_epi32(n[j]);
-    const __m512i n1 = _mm512_srai_epi32(_mm512_add_epi32(ni, _mm512_srli_epi32(ni, 31)), 1);  // ni / 2, toward zero
-    const __m512i n2 = _mm512_sub_epi32(ni, n1);
-    const __m512 s1 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n1, bias), 23));
-    const __m512 s2 = _mm512_castsi512_ps(_mm512_slli_epi32(_mm512_add_epi32(n2, bias), 23));
-    const __m512 y = _mm512_mul_ps(_mm512_mul_ps(p[j], s1), s2);
+    // p * 2^n1 * 2^n2 with n1 = n / 2 toward zero: VSCALEFPS multiplies by
+    // 2^n2 with one rounding, as the multiply by the exact power does
+    // (|n1|, |n2| <= 75: both powers are normal floats).
+    const __m512 n1 = _mm512_roundscale_ps(_mm512_mul_ps(n[j], _mm512_set1_ps(0.5f)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512 n2 = _mm512_sub_ps(n[j], n1);
+    const __m512 y = _mm512_scalef_ps(_mm512_scalef_ps(p[j], n1), n2);
     v[j] = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v[j], v[j], _CMP_UNORD_Q), v[j]);
   }
 }
