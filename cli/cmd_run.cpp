@@ -14,6 +14,7 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <functional>
 #include <iostream>
 #include <map>
 #include <optional>
@@ -222,6 +223,15 @@ class PhaseClock {
   std::vector<std::pair<const char*, double>> phases_;
 };
 
+// The steps' upper halves for a second thread (S13.2), when the run may use
+// one (`fast`: outside --strict and NISA_PLAIN_PATHS); instruction_of finds
+// a step's instruction.
+UpperHalves second_thread_halves(bool fast, const Spec& spec, std::vector<Step>& steps, TileTable& tiles,
+                                 const std::function<const Instruction&(const Step&)>& instruction_of) {
+  if (!fast || !second_thread_allowed()) return {};
+  return split_partitions(spec, steps, tiles, instruction_of, split_min_elements());
+}
+
 }  // namespace
 
 int command_run(const RunOptions& o) {
@@ -243,12 +253,9 @@ int command_run(const RunOptions& o) {
     // --strict reports each step's own line: it gets a step per position.
     SharedSteps shared = predecode_shared(spec, program, distinct, machine);
     if (fast) dead = drop_dead_positions(spec, program, distinct, shared.order);
-    UpperHalves upper;
-    if (fast && second_thread_allowed())
-      upper = split_partitions(
-          spec, shared.steps, *shared.tiles,
-          [&](const Step& s) -> const Instruction& { return distinct.at(static_cast<std::size_t>(s.instruction)); },
-          split_min_elements());
+    const UpperHalves upper = second_thread_halves(
+        fast, spec, shared.steps, *shared.tiles,
+        [&](const Step& s) -> const Instruction& { return distinct.at(static_cast<std::size_t>(s.instruction)); });
     cut = upper.steps.size();
     clock.mark("predecode");
     execute_two_threads(shared.steps, shared.order, upper, machine);
@@ -257,12 +264,10 @@ int command_run(const RunOptions& o) {
         distinct.size() > 0 ? predecode(spec, program, distinct, machine) : predecode(spec, program, machine);
     // Here a run without --strict has the whole model (--profile, --trace).
     if (fast) dead = skip_dead_steps(spec, program, decoded.steps);
-    UpperHalves upper;
-    if (fast && second_thread_allowed())
-      upper = split_partitions(
-          spec, decoded.steps, *decoded.tiles,
-          [&](const Step& s) -> const Instruction& { return program.instructions[static_cast<std::size_t>(s.instruction)]; },
-          split_min_elements());
+    const UpperHalves upper =
+        second_thread_halves(fast, spec, decoded.steps, *decoded.tiles, [&](const Step& s) -> const Instruction& {
+          return program.instructions[static_cast<std::size_t>(s.instruction)];
+        });
     cut = upper.steps.size();
     clock.mark("predecode");
     if (o.strict) execute_strict(program, decoded.steps, machine);

@@ -46,6 +46,30 @@ void store_sum(const TileAccess& dst, bool accumulate, float* sum, float* old) {
   store_matrix(dst, sum);
 }
 
+float* matmul_scratch(const DecodeContext& c, const TileAccess& dst, int64_t rows) {
+  const int64_t m = dst.partitions, n = dst.elements;
+  return reinterpret_cast<float*>(c.tiles.buffer(static_cast<std::size_t>(rows * (m + n) + 2 * m * n) * sizeof(float)));
+}
+
+MatmulScratch scratch_parts(float* scratch, const TileAccess& dst, int64_t rows) {
+  const int64_t m = dst.partitions, n = dst.elements;
+  float* moving = scratch + rows * m;
+  float* result = moving + rows * n;
+  return MatmulScratch{scratch, moving, result, result + m * n};
+}
+
+void set_matmul_tiles(Step& s, const TileAccess* dst, const TileAccess* stationary, const TileAccess* moving,
+                      bool accumulate) {
+  s.dst = dst;
+  s.inputs = 0;
+  s.in[s.inputs++] = stationary;
+  s.in[s.inputs++] = moving;
+  if (accumulate) s.in[s.inputs++] = dst;
+  s.partitions = dst->partitions;
+  s.elements = dst->elements;
+  s.row_length = dst->row_length;
+}
+
 EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst) {
   uint8_t* flags = c.tiles.matmul_written_psum();
   EarlierWrites w;

@@ -31,4 +31,21 @@ struct EarlierWrites {
 };
 EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst);
 
+// A product's float32 work space for `rows` contraction rows into dst
+// [M, N], allocated once per step at decode: the stationary [rows x M] and
+// moving [rows x N] matrices, the result and dst's old values [M x N].
+float* matmul_scratch(const DecodeContext& c, const TileAccess& dst, int64_t rows);
+struct MatmulScratch {
+  float* stationary;
+  float* moving;
+  float* result;
+  float* old;
+};
+MatmulScratch scratch_parts(float* scratch, const TileAccess& dst, int64_t rows);
+
+// The step's tiles and shape: dst from the two matrices, and dst read too
+// when accumulating (--strict: S1.1).
+void set_matmul_tiles(Step& s, const TileAccess* dst, const TileAccess* stationary, const TileAccess* moving,
+                      bool accumulate);
+
 }  // namespace nisa

@@ -24,25 +24,22 @@ struct Params {
   bool onto_other_writes;  // NeuronCore-v2/v3 accumulating onto bytes no earlier nc_matmul wrote (--strict fault)
   bool transpose;
   int64_t contraction;  // K, or 2K with double_row: rows of the float32 matrices
-  int64_t m, n;
-  float* scratch;  // stationary [contraction x m], moving [contraction x n], result and dst's old values [m x n]
+  float* scratch;  // matmul_scratch
 };
 
 void run(const Step& s, Machine&) {
   const Params& k = s.params<Params>();
   const TileAccess& dst = *s.dst;
-  const int64_t rows = k.contraction, m = k.m, n = k.n;
-  float* stationary = k.scratch;
-  float* moving = stationary + rows * m;
-  float* result = moving + rows * n;
+  const int64_t m = dst.partitions, n = dst.elements;
+  const MatmulScratch w = scratch_parts(k.scratch, dst, k.contraction);
   // [K, 2, F] with double_row is, partition-major, the [2K, F] matrix whose
   // rows are (k, 0), (k, 1), ...: the contraction order of S8.3.
-  load_matrix(*s.in[0], stationary);
-  load_matrix(*s.in[1], moving);
+  load_matrix(*s.in[0], w.stationary);
+  load_matrix(*s.in[1], w.moving);
   const float start = k.transpose ? -0.0f : 0.0f;
-  for (int64_t i = 0; i < m * n; ++i) result[i] = start;
-  sum_products(stationary, moving, rows, m, n, k.transpose, result);
-  store_sum(dst, k.accumulate, result, result + m * n);
+  for (int64_t i = 0; i < m * n; ++i) w.result[i] = start;
+  sum_products(w.stationary, w.moving, k.contraction, m, n, k.transpose, w.result);
+  store_sum(dst, k.accumulate, w.result, w.old);
 }
 
 // --strict: NKI 0.6: "On NeuronCore-v2 and NeuronCore-v3, matmul accumulating
@@ -65,19 +62,9 @@ void decode(const DecodeContext& c, Step& s) {
   k.onto_other_writes = k.accumulate && !earlier.all && c.spec.archs[static_cast<std::size_t>(c.program.arch)].version < 4;
   k.transpose = c.boolean(slot::is_transpose);
   k.contraction = stationary->partitions * (double_row ? 2 : 1);
-  k.m = dst->partitions;
-  k.n = dst->elements;
-  const auto floats = static_cast<std::size_t>(k.contraction * (k.m + k.n) + 2 * k.m * k.n);
-  k.scratch = reinterpret_cast<float*>(c.tiles.buffer(floats * sizeof(float)));
+  k.scratch = matmul_scratch(c, *dst, k.contraction);
   s.set_params(k);
-  s.dst = dst;
-  s.inputs = 0;
-  s.in[s.inputs++] = stationary;
-  s.in[s.inputs++] = moving;
-  if (k.accumulate) s.in[s.inputs++] = dst;  // --strict: accumulating reads dst (S1.1)
-  s.partitions = dst->partitions;
-  s.elements = dst->elements;
-  s.row_length = dst->row_length;
+  set_matmul_tiles(s, dst, stationary, moving, k.accumulate);
   s.run = run;
 }
 

@@ -18,7 +18,7 @@ struct Params {
   bool accumulate;
   const TileAccess* stationary_scale;
   const TileAccess* moving_scale;
-  float* scratch;  // stationary [4K x M], moving [4K x N], result and dst's old values [M x N]
+  float* scratch;  // matmul_scratch, 4K contraction rows
 };
 
 // The dequantized [4K, F] float32 matrix of a packed [K, F] tile: row 4k + q
@@ -41,14 +41,12 @@ void run(const Step& s, Machine&) {
   const TileAccess& stationary_tile = *s.in[0];
   const TileAccess& moving_tile = *s.in[1];
   const int64_t rows = 4 * stationary_tile.partitions, m = dst.partitions, n = dst.elements;
-  float* stationary = k.scratch;
-  float* moving = stationary + rows * m;
-  float* result = moving + rows * n;
-  dequantize(stationary_tile, *k.stationary_scale, stationary);
-  dequantize(moving_tile, *k.moving_scale, moving);
-  for (int64_t i = 0; i < m * n; ++i) result[i] = 0.0f;
-  sum_products(stationary, moving, rows, m, n, false, result);
-  store_sum(dst, k.accumulate, result, result + m * n);
+  const MatmulScratch w = scratch_parts(k.scratch, dst, rows);
+  dequantize(stationary_tile, *k.stationary_scale, w.stationary);
+  dequantize(moving_tile, *k.moving_scale, w.moving);
+  for (int64_t i = 0; i < m * n; ++i) w.result[i] = 0.0f;
+  sum_products(w.stationary, w.moving, rows, m, n, false, w.result);
+  store_sum(dst, k.accumulate, w.result, w.old);
 }
 
 void decode(const DecodeContext& c, Step& s) {
@@ -60,18 +58,9 @@ void decode(const DecodeContext& c, Step& s) {
   k.accumulate = c.present(slot::accumulate) ? c.boolean(slot::accumulate) : written;
   k.stationary_scale = c.tile(slot::stationary_scale);
   k.moving_scale = c.tile(slot::moving_scale);
-  const int64_t rows = 4 * stationary->partitions;
-  const auto floats = static_cast<std::size_t>(rows * (dst->partitions + dst->elements) + 2 * dst->partitions * dst->elements);
-  k.scratch = reinterpret_cast<float*>(c.tiles.buffer(floats * sizeof(float)));
+  k.scratch = matmul_scratch(c, *dst, 4 * stationary->partitions);
   s.set_params(k);
-  s.dst = dst;
-  s.inputs = 0;
-  s.in[s.inputs++] = stationary;
-  s.in[s.inputs++] = moving;
-  if (k.accumulate) s.in[s.inputs++] = dst;  // --strict: accumulating reads dst (S1.1); the scales are not checked
-  s.partitions = dst->partitions;
-  s.elements = dst->elements;
-  s.row_length = dst->row_length;
+  set_matmul_tiles(s, dst, stationary, moving, k.accumulate);  // --strict does not check the scales
   s.run = run;
 }
 
