@@ -173,7 +173,7 @@ def main(argv=None):
             print("  ".join("-" * w for w in widths))
     print(f"best of {args.repeat} wall times (nisa) and {max(1, args.repeat // 2)} (NumPy model, whole process "
           f"including Python start-up and imports); phases in ms from `nisa run --phase-times`; dead: instructions "
-          f"skipped as dead stores (SEMANTICS S13.1).")
+          f"skipped as dead stores (SEMANTICS S14.1).")
     return 1 if failures else 0
 
 

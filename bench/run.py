@@ -44,7 +44,7 @@ def header_value(text, key, default=None):
 
 def nisa_environment(clock):
     """CPU time adds up both threads' work plus their hand-overs, so the CPU
-    table runs nisa on one thread (NISA_THREADS=1, SEMANTICS S13.2), as
+    table runs nisa on one thread (NISA_THREADS=1, SEMANTICS S14.2), as
     memcpy_f32 and the NumPy model run: one core's throughput. Wall time
     keeps nisa's default. An NISA_THREADS already set is kept."""
     env = dict(os.environ)

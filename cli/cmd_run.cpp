@@ -223,7 +223,7 @@ class PhaseClock {
   std::vector<std::pair<const char*, double>> phases_;
 };
 
-// The steps' upper halves for a second thread (S13.2), when the run may use
+// The steps' upper halves for a second thread (S14.2), when the run may use
 // one (`fast`: outside --strict and NISA_PLAIN_PATHS); instruction_of finds
 // a step's instruction.
 UpperHalves second_thread_halves(bool fast, const Spec& spec, std::vector<Step>& steps, TileTable& tiles,
@@ -244,8 +244,8 @@ int command_run(const RunOptions& o) {
   Machine machine = make_machine(spec, program);
   fill_inputs(program, o, machine);
   clock.mark("inputs");
-  // Outside --strict: dead stores skipped (S13.1), large partition-independent
-  // steps cut for a second thread (S13.2).
+  // Outside --strict: dead stores skipped (S14.1), large partition-independent
+  // steps cut for a second thread (S14.2).
   const bool fast = !o.strict && !plain_paths();
   std::size_t dead = 0;
   std::size_t cut = 0;

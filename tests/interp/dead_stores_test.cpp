@@ -1,4 +1,4 @@
-// Dead-store elimination (docs/SEMANTICS.md S13.1): which instructions a run
+// Dead-store elimination (docs/SEMANTICS.md S14.1): which instructions a run
 // may skip. Expected flags are derived by hand from the rule: an instruction
 // is dead when each byte and accumulator lane it writes is overwritten before
 // anything reads it, and the program's end reads everything.
@@ -63,12 +63,12 @@ const std::string kRangeSelectReduce =
     "reduce_cmd=reduce\n";
 const std::string kOut = "dma_copy dst=out, src=b\ndma_copy dst=res, src=r\n";
 
-TEST_CASE("S13.1: a chain that resets the accumulator keeps only its last instruction") {
+TEST_CASE("S14.1: a chain that resets the accumulator keeps only its last instruction") {
   const auto dead = dead_after_setup(kRangeSelectReset + kRangeSelectReset + kRangeSelectReset + kOut);
   CHECK(dead == std::vector<bool>{true, true, false, false, false});
 }
 
-TEST_CASE("S13.1: reduce folds into the lanes an earlier instruction wrote, so nothing is dead") {
+TEST_CASE("S14.1: reduce folds into the lanes an earlier instruction wrote, so nothing is dead") {
   const auto dead = dead_after_setup(kRangeSelectReset + kRangeSelectReduce + kRangeSelectReduce +
                                      "range_select dst=b, on_true_tile=a, comp_op0=greater_equal, comp_op1=less, "
                                      "bound0=lo, bound1=hi, reduce_cmd=idle, reduce_res=r\n" +
@@ -76,7 +76,7 @@ TEST_CASE("S13.1: reduce folds into the lanes an earlier instruction wrote, so n
   CHECK(dead == std::vector<bool>{false, false, false, false, false, false});
 }
 
-TEST_CASE("S13.1: a read between two writes keeps the first") {
+TEST_CASE("S14.1: a read between two writes keeps the first") {
   const auto dead = dead_after_setup(
       "tensor_scalar dst=b, data=a, op0=add, operand0=1.0\n"
       "tensor_tensor dst=a, data1=b, data2=a, op=add\n"  // reads b
@@ -85,7 +85,7 @@ TEST_CASE("S13.1: a read between two writes keeps the first") {
   CHECK(dead == std::vector<bool>{false, false, false, false});
 }
 
-TEST_CASE("S13.1: a write nobody reads before the next full write is dead; the last one never is") {
+TEST_CASE("S14.1: a write nobody reads before the next full write is dead; the last one never is") {
   const auto dead = dead_after_setup(
       "tensor_scalar dst=b, data=a, op0=add, operand0=1.0\n"
       "tensor_scalar dst=b, data=a, op0=add, operand0=2.0\n"
@@ -94,7 +94,7 @@ TEST_CASE("S13.1: a write nobody reads before the next full write is dead; the l
   CHECK(dead == std::vector<bool>{true, false, false, false});
 }
 
-TEST_CASE("S13.1: an instruction that reads what it writes is not killed by itself") {
+TEST_CASE("S14.1: an instruction that reads what it writes is not killed by itself") {
   const auto dead = dead_after_setup(
       "tensor_scalar dst=b, data=a, op0=add, operand0=1.0\n"
       "tensor_scalar dst=b, data=b, op0=add, operand0=2.0\n"
@@ -102,7 +102,7 @@ TEST_CASE("S13.1: an instruction that reads what it writes is not killed by itse
   CHECK(dead == std::vector<bool>{false, false, false});
 }
 
-TEST_CASE("S13.1: only a later write that fills the bytes kills them") {
+TEST_CASE("S14.1: only a later write that fills the bytes kills them") {
   SUBCASE("a part, then the whole") {
     const auto dead = dead_after_setup(
         "tensor_scalar dst=b[0:64, 0:32], data=a[0:64, 0:32], op0=add, operand0=1.0\n"
@@ -133,7 +133,7 @@ TEST_CASE("S13.1: only a later write that fills the bytes kills them") {
   }
 }
 
-TEST_CASE("S13.1: a read through an aliasing tensor (@ OFFSET) keeps the store") {
+TEST_CASE("S14.1: a read through an aliasing tensor (@ OFFSET) keeps the store") {
   // a occupies bytes 0..255 of each partition; alias is bytes 64..127.
   const auto dead = dead_after_setup(
       "tensor_scalar dst=b, data=a, op0=add, operand0=1.0\n"
@@ -145,7 +145,7 @@ TEST_CASE("S13.1: a read through an aliasing tensor (@ OFFSET) keeps the store")
   CHECK(dead == std::vector<bool>{false, false, false, false, false});
 }
 
-TEST_CASE("S13.1: an aliased write is dead when a later full write covers it") {
+TEST_CASE("S14.1: an aliased write is dead when a later full write covers it") {
   const auto dead = dead_after_setup(
       "dma_copy dst=out, src=a\n"  // the setup's a is read
       "tensor_scalar dst=alias, data=b[:, 0:16], op0=add, operand0=1.0\n"
@@ -154,7 +154,7 @@ TEST_CASE("S13.1: an aliased write is dead when a later full write covers it") {
   CHECK(dead == std::vector<bool>{false, true, false, false});
 }
 
-TEST_CASE("S13.1: idle reduce_res reads the older lanes; another engine's lanes are apart") {
+TEST_CASE("S14.1: idle reduce_res reads the older lanes; another engine's lanes are apart") {
   const std::string activation_reset = "activation dst=b, op=exp, data=a, reduce_op=add, reduce_cmd=reset_reduce\n";
   SUBCASE("Vector's idle read keeps the Vector reset") {
     const auto dead = dead_after_setup(kRangeSelectReset +
@@ -177,7 +177,7 @@ TEST_CASE("S13.1: idle reduce_res reads the older lanes; another engine's lanes 
   }
 }
 
-TEST_CASE("S13.1: an instruction the spec does not mark is never skipped and keeps what it touches") {
+TEST_CASE("S14.1: an instruction the spec does not mark is never skipped and keeps what it touches") {
   const auto dead = dead_after_setup(
       "tensor_scalar dst=b, data=a, op0=add, operand0=1.0\n"
       "dma_copy dst=out, src=a\n"  // touches a only
@@ -187,7 +187,7 @@ TEST_CASE("S13.1: an instruction the spec does not mark is never skipped and kee
 }
 
 // Skipped steps change nothing: run both ways and compare every byte.
-TEST_CASE("S13.1: skipping dead steps leaves SBUF, HBM and the accumulators as they were") {
+TEST_CASE("S14.1: skipping dead steps leaves SBUF, HBM and the accumulators as they were") {
   const Program p = assembled(
       "iota dst=a, base=-3, partition_step=1, free_step=0.5\n"
       "iota dst=lo, base=2, partition_step=0, free_step=0\n"
@@ -220,7 +220,7 @@ TEST_CASE("S13.1: skipping dead steps leaves SBUF, HBM and the accumulators as t
 namespace nisa {
 namespace {
 
-TEST_CASE("S13.1: positions of distinct instructions give the flags of the whole list") {
+TEST_CASE("S14.1: positions of distinct instructions give the flags of the whole list") {
   const Program p = assembled(".rept k, 6\n" + kRangeSelectReset + "tensor_scalar dst=a, data=a, op0=add, operand0=1.0\n" +
                               ".endr\n" + kRangeSelectReset + kRangeSelectReset + kOut);
   std::vector<uint32_t> which;

@@ -219,7 +219,7 @@ def block_rept(b):
 
 
 def block_overwrite(b):
-    """One tile written several times before it is read (dead stores, SEMANTICS S13.1):
+    """One tile written several times before it is read (dead stores, SEMANTICS S14.1):
     whole, a column window or every other column, by instructions a run may skip,
     with Vector and Scalar accumulator resets and sometimes a read in between."""
     b.features.add("overwrite")
@@ -307,7 +307,7 @@ BLOCKS = [  # (block, weight, needs)
     (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
     (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
     (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
-    (block_psum_wide, 0.3, None), (block_overwrite, 2.0, None),  # issue 16: dead stores (S13.1)
+    (block_psum_wide, 0.3, None), (block_overwrite, 2.0, None),  # issue 16: dead stores (S14.1)
     (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
     (emit_tensor_copy, 1.0, None), (emit_nc_matmul, 1.0, None), (emit_nc_transpose, 0.8, None),  # issue 13: Tensor Engine
 ] + VECOPS_BLOCKS
