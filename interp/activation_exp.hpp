@@ -83,7 +83,8 @@ NISA_AVX512_INLINE void exp16(__m512 (&v)[N]) {
     // p * 2^n1 * 2^n2 with n1 = n / 2 toward zero: VSCALEFPS multiplies by
     // 2^n2 with one rounding, as the multiply by the exact power does
     // (|n1|, |n2| <= 75: both powers are normal floats).
-    const __m512 n1 = _mm512_roundscale_ps(_mm512_mul_ps(n[j], _mm512_set1_ps(0.5f)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
+    const __m512 n1 =
+        _mm512_roundscale_ps(_mm512_mul_ps(n[j], _mm512_set1_ps(0.5f)), _MM_FROUND_TO_ZERO | _MM_FROUND_NO_EXC);
     const __m512 n2 = _mm512_sub_ps(n[j], n1);
     const __m512 y = _mm512_scalef_ps(_mm512_scalef_ps(p[j], n1), n2);
     v[j] = _mm512_mask_mov_ps(y, _mm512_cmp_ps_mask(v[j], v[j], _CMP_UNORD_Q), v[j]);

@@ -124,7 +124,8 @@ inline Narrowing narrowing() {
 NISA_AVX512_INLINE __mmask16 nan_or_denormal(__m512 v) { return _mm512_fpclass_ps_mask(v, 0xA1); }
 
 NISA_AVX512_INLINE __m256i narrow_bf16(__m512 v, Narrowing how) {
-  if (how == Narrowing::instruction && nan_or_denormal(v) == 0) return (__m256i)_mm512_cvtneps_pbh(v);  // a vector cast: the same bits
+  // (__m256i): a vector cast, the same bits.
+  if (how == Narrowing::instruction && nan_or_denormal(v) == 0) return (__m256i)_mm512_cvtneps_pbh(v);
   return narrow_bf16(v);
 }
 
