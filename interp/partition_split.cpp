@@ -3,6 +3,7 @@
 #include <sched.h>
 
 #include <atomic>
+#include <chrono>
 #include <cstdlib>
 #include <cstring>
 #include <thread>
@@ -36,10 +37,14 @@ bool cuttable(const InstructionSpec& is, const Step& s) {
   return same;
 }
 
-// A second thread that runs one step at a time: post() hands it a step,
-// wait() returns once it has finished. It spins briefly before sleeping on
-// the atomic (a futex), since the next step usually follows within
-// microseconds.
+// A second thread that runs one step at a time: post() offers it a step,
+// finish() returns once that step has run. Whoever claims the posted step
+// first runs it (a compare-exchange to kClaimed): the second thread, or the
+// main thread in finish() when the second thread has not taken it yet (it
+// may be descheduled on a shared machine: the main thread then runs both
+// halves rather than wait). Both spin before sleeping on the atomic (a
+// futex), since a futex wake-up costs tens of microseconds on a VM, as long
+// as half of a [128, 2048] step.
 class SecondThread {
  public:
   explicit SecondThread(Machine& machine) : machine_(machine), thread_([this] { loop(); }) {}
@@ -54,23 +59,61 @@ class SecondThread {
     job_.store(s, std::memory_order_release);
     job_.notify_one();
   }
-  void wait() {
-    for (int spin = 0; spin < kSpins; ++spin)
-      if (job_.load(std::memory_order_acquire) == nullptr) return;
+
+  void finish() {
+    if (const Step* posted = claim()) {
+      execute_step(*posted, machine_);
+      job_.store(nullptr, std::memory_order_release);
+      job_.notify_one();  // the second thread may be asleep on kClaimed
+      return;
+    }
+    // The second thread runs it: it finishes in about the time the main
+    // thread's half took, so spin that long before sleeping.
+    if (spin_until([&] { return job_.load(std::memory_order_acquire) == nullptr; }, kFinishSpin)) return;
     while (const Step* running = job_.load(std::memory_order_acquire)) job_.wait(running, std::memory_order_acquire);
   }
 
  private:
-  static constexpr int kSpins = 20000;  // some tens of microseconds
+  static constexpr std::chrono::microseconds kIdleSpin{50};  // the second thread's wait for the next step
+  static constexpr std::chrono::microseconds kFinishSpin{500};
+  static inline const Step kClaimed{};  // job_ while a thread runs the posted step
+
+  // Spins (PAUSE) until done() or for `limit`; true if done.
+  template <class Done>
+  static bool spin_until(Done done, std::chrono::microseconds limit) {
+    const auto give_up = std::chrono::steady_clock::now() + limit;
+    for (int spin = 1;; ++spin) {
+      if (done()) return true;
+      if (spin % 64 == 0 && std::chrono::steady_clock::now() > give_up) return false;
+#if defined(__x86_64__) || defined(__i386__)
+      __builtin_ia32_pause();
+#endif
+    }
+  }
+
+  // The posted step, now claimed by the caller; nullptr if none is waiting.
+  const Step* claim() {
+    const Step* posted = job_.load(std::memory_order_acquire);
+    if (posted == nullptr || posted == &kClaimed || posted == &stop_) return nullptr;
+    return job_.compare_exchange_strong(posted, &kClaimed, std::memory_order_acq_rel) ? posted : nullptr;
+  }
+
   void loop() {
     for (;;) {
-      const Step* s = nullptr;
-      for (int spin = 0; spin < kSpins && s == nullptr; ++spin) s = job_.load(std::memory_order_acquire);
-      while (s == nullptr) {
-        job_.wait(nullptr, std::memory_order_acquire);
-        s = job_.load(std::memory_order_acquire);
+      const Step* seen = nullptr;
+      spin_until(
+          [&] {
+            seen = job_.load(std::memory_order_acquire);
+            return seen != nullptr && seen != &kClaimed;
+          },
+          kIdleSpin);
+      while (seen == nullptr || seen == &kClaimed) {
+        job_.wait(seen, std::memory_order_acquire);
+        seen = job_.load(std::memory_order_acquire);
       }
-      if (s == &stop_) return;
+      if (seen == &stop_) return;
+      const Step* s = claim();
+      if (s == nullptr) continue;  // the main thread took it
       execute_step(*s, machine_);
       job_.store(nullptr, std::memory_order_release);
       job_.notify_one();
@@ -151,7 +194,7 @@ void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Mac
     }
     second.post(&upper.steps[static_cast<std::size_t>(u)]);
     execute_step(steps[k], machine);
-    second.wait();
+    second.finish();
   });
 }
 
