@@ -89,7 +89,7 @@ inline void portable_sums(const Step& s, int64_t p0, int lanes, float* sums) {
 inline constexpr int kTogether = 8;
 
 template <simd::Kind In, simd::Kind Out, bool kFolds>
-NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0) {
+NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0, simd::Narrowing how) {
   constexpr int64_t in_size = simd::kind_size(In), out_size = simd::kind_size(Out);
   const int lanes = static_cast<int>(s.partitions - p0 < 16 ? s.partitions - p0 : 16);
   float scale[16] = {}, bias[16] = {};
@@ -99,7 +99,6 @@ NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0) {
   }
   __m512 sums = _mm512_set1_ps(fold_start(ReduceOp::add));
   const int64_t rows = s.rows(), length = s.row_length;
-  const simd::Narrowing how = simd::narrowing();
   for (int64_t row = 0; row < rows; ++row) {
     const auto ri = static_cast<std::size_t>(row);
     const uint8_t* src[16];
@@ -144,7 +143,8 @@ NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0) {
 
 template <simd::Kind In, simd::Kind Out, bool kFolds>
 NISA_AVX512 void run_exp(const Step& s, Machine& m) {
-  for (int64_t p0 = 0; p0 < s.partitions; p0 += 16) run_exp_block<In, Out, kFolds>(s, m, p0);
+  const simd::Narrowing how = simd::narrowing();
+  for (int64_t p0 = 0; p0 < s.partitions; p0 += 16) run_exp_block<In, Out, kFolds>(s, m, p0, how);
 }
 
 template <simd::Kind In>

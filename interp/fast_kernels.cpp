@@ -8,23 +8,24 @@
 namespace nisa {
 namespace {
 
-bool cpu_has_avx512() {
-#if NISA_HAS_AVX512_KERNELS
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-         __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
-#else
-  return false;
-#endif
-}
+// What the CPU offers the kernels, asked once.
+struct CpuFeatures {
+  bool avx512 = false;  // F, BW, DQ, VL
+  bool avx512_bf16 = false;
+};
 
-bool cpu_has_avx512_bf16() {
+const CpuFeatures& cpu_features() {
+  static const CpuFeatures features = [] {
+    CpuFeatures f;
 #if NISA_HAS_AVX512_KERNELS
-  __builtin_cpu_init();
-  return __builtin_cpu_supports("avx512bf16");
-#else
-  return false;
+    __builtin_cpu_init();
+    f.avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+               __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+    f.avx512_bf16 = f.avx512 && __builtin_cpu_supports("avx512bf16");
 #endif
+    return f;
+  }();
+  return features;
 }
 
 // NISA_PORTABLE_KERNELS=1, or NISA_PLAIN_PATHS=1 (every speed-up off: plain_paths.hpp).
@@ -40,15 +41,14 @@ bool bf16_instructions_allowed = true;
 }  // namespace
 
 bool fast_kernels_enabled() {
-  static const bool available = cpu_has_avx512() && !environment_forces_portable();
+  static const bool available = cpu_features().avx512 && !environment_forces_portable();
   return available && !forced_portable;
 }
 
 void force_portable_kernels(bool portable) { forced_portable = portable; }
 
 bool bf16_instructions_enabled() {
-  static const bool available = cpu_has_avx512_bf16();
-  return available && bf16_instructions_allowed && fast_kernels_enabled();
+  return cpu_features().avx512_bf16 && bf16_instructions_allowed && fast_kernels_enabled();
 }
 
 void allow_bf16_instructions(bool allow) { bf16_instructions_allowed = allow; }

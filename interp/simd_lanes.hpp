@@ -129,16 +129,17 @@ NISA_AVX512_INLINE __m256i narrow_bf16(__m512 v, Narrowing how) {
   return narrow_bf16(v);
 }
 
-// The lanes of m of v converted to dst's dtype (f32 or bf16) at p.
+// The lanes of m of v converted to dst's dtype (f32 or bf16) at p; `how`
+// matters for bf16 only (row tails may keep the default).
 template <Kind k>
-NISA_AVX512_INLINE void store16(uint8_t* p, __m512 v, __mmask16 m, Narrowing how) {
+NISA_AVX512_INLINE void store16(uint8_t* p, __m512 v, __mmask16 m, Narrowing how = Narrowing::bits) {
   if constexpr (k == Kind::bf16) _mm256_mask_storeu_epi16(p, m, narrow_bf16(v, how));
   else _mm512_mask_storeu_ps(p, m, v);
 }
 
 // 32 results a (first) and b stored whole.
 template <Kind k>
-NISA_AVX512_INLINE void store32(uint8_t* p, __m512 a, __m512 b, Narrowing how) {
+NISA_AVX512_INLINE void store32(uint8_t* p, __m512 a, __m512 b, Narrowing how = Narrowing::bits) {
   if constexpr (k == Kind::bf16) {
     if (how == Narrowing::instruction && (nan_or_denormal(a) | nan_or_denormal(b)) == 0) {
       _mm512_storeu_si512(p, (__m512i)_mm512_cvtne2ps_pbh(b, a));

@@ -166,14 +166,14 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
             if (kFolds) simd::add_max(maximum, simd::widen_bf16_first(codes), simd::widen_bf16_last(codes));
           } else {
             const __m512 lo = simd::load16<K>(x + i * size), hi = simd::load16<K>(x + (i + 16) * size);
-            simd::store32<K>(out + i * size, lo, hi, simd::Narrowing::bits);  // f32 here
+            simd::store32<K>(out + i * size, lo, hi);
             if (kFolds) simd::add_max(maximum, lo, hi);
           }
         }
         for (; i < end; i += 16) {
           const __mmask16 mask = simd::first_lanes(end - i);
           const __m512 v = simd::load16<K>(x + i * size, mask);
-          simd::store16<K>(out + i * size, v, mask, simd::Narrowing::bits);
+          simd::store16<K>(out + i * size, v, mask);
           if (kFolds) simd::add_max(maximum, v, mask);
         }
         if (kFolds) {

@@ -142,7 +142,7 @@ NISA_AVX512 void run_fused(const Step& s, Machine& m) {
           const __m128i bytes = _mm_maskz_loadu_epi8(mask, pred + i);
           const auto takes_false = static_cast<__mmask16>(_mm_cmpeq_epi8_mask(bytes, _mm_setzero_si128()) ^ flip);
           const __m512 v = _mm512_mask_mov_ps(simd::load16<K>(on_true + i * size, mask), takes_false, false16);
-          simd::store16<K>(out + i * size, v, mask, simd::Narrowing::bits);
+          simd::store16<K>(out + i * size, v, mask);
           if (kFolds) simd::add_max(maximum, v, mask);
         }
         if (kFolds) {
