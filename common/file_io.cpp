@@ -88,8 +88,11 @@ std::vector<uint8_t> read_file_bytes(const std::string& path) {
   return bytes;
 }
 
-std::string read_file_text(const std::string& path) {
-  InputFile file(path);
+namespace {
+
+// The whole text of an open file (read_file_text's rules).
+std::string read_text(InputFile& file) {
+  const std::string& path = file.path();
   std::string text;
   if (file.regular_size()) {
     // Size first, so the text is read in place with no regrowth.
@@ -110,29 +113,27 @@ std::string read_file_text(const std::string& path) {
   return text;
 }
 
+}  // namespace
+
+std::string read_file_text(const std::string& path) {
+  InputFile file(path);
+  return read_text(file);
+}
+
 FileText::FileText(const std::string& path) {
-  {
-    InputFile file(path);
-    if (!file.regular_size() || *file.regular_size() == 0) {
-      read_ = read_file_text(path);
-      return;
-    }
-  }
-  const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
-  struct stat st {};
-  if (fd >= 0 && ::fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0) {
+  InputFile file(path);
+  const std::optional<std::size_t> size = file.regular_size();
+  if (size && *size >= kMapAtLeast) {
     // MAP_POPULATE: the page-cache pages are mapped in one call instead of one
     // fault per 64 KB as the assembler walks the text.
-    void* p = ::mmap(nullptr, static_cast<std::size_t>(st.st_size), PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
+    void* p = ::mmap(nullptr, *size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, file.descriptor(), 0);
     if (p != MAP_FAILED) {
       map_ = p;
-      size_ = static_cast<std::size_t>(st.st_size);
-      ::close(fd);
+      size_ = *size;
       return;
     }
   }
-  if (fd >= 0) ::close(fd);
-  read_ = read_file_text(path);
+  read_ = read_text(file);
 }
 
 FileText::~FileText() {

@@ -43,6 +43,7 @@ class InputFile {
   const std::string& path() const { return path_; }
   // The size of a regular file; nullopt for a pipe or device.
   std::optional<std::size_t> regular_size() const { return regular_size_; }
+  int descriptor() const { return fd_; }
   std::size_t read(void* out, std::size_t count);
   // True when no byte is left (reads one byte to know, for a pipe).
   bool at_end();
@@ -53,12 +54,15 @@ class InputFile {
   std::optional<std::size_t> regular_size_;
 };
 
-// A whole file for reading, mapped into memory when it is a regular file:
-// no copy and no zero-filled buffer, so a long source costs next to nothing
-// to load (page faults are the dearest part of reading megabytes). Other
-// files (pipes, devices) are read into a string. Same errors as read_file_text.
+// A whole file for reading, mapped into memory when it is a regular file of
+// kMapAtLeast bytes or more: no copy and no zero-filled buffer, so a long
+// source costs next to nothing to load (page faults are the dearest part of
+// reading megabytes). Smaller files, pipes and devices are read into a string
+// (for a few lines, mapping and unmapping cost more than the copy). One open
+// either way. Same errors as read_file_text.
 class FileText {
  public:
+  static constexpr std::size_t kMapAtLeast = std::size_t{256} << 10;
   explicit FileText(const std::string& path);
   ~FileText();
   FileText(const FileText&) = delete;

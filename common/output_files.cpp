@@ -104,6 +104,7 @@ void OutputSet::add_output(const std::string& path, std::vector<std::string_view
 }
 
 void OutputSet::check() const {
+  if (outputs_.empty()) return;  // nothing to clash: no path resolved (a run without --dump)
   std::vector<FileIdentity> inputs;
   for (const std::string& in : inputs_) inputs.push_back(identity_of(in));
   std::vector<FileIdentity> seen;

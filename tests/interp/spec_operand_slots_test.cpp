@@ -5,7 +5,10 @@
 
 #include <utility>
 
+#include <nlohmann/json.hpp>
+
 #include "error.hpp"
+#include "spec_enums.hpp"
 #include "spec_operands.hpp"
 #include "test_machine.hpp"
 
@@ -26,9 +29,25 @@ TEST_CASE("a run-time spec with reordered operands is refused (exit 2), not deco
   const int32_t a = m.sbuf("a", Dtype::f32, {4, 4});
   m.add("memset", {{"dst", m.whole(a)}, {"value", number(1)}});
   m.add("tensor_tensor", {{"dst", m.whole(a)}, {"data1", m.whole(a)}, {"data2", m.whole(a)}, {"op", "add"}});
-  Spec swapped = active_spec();
-  auto& ops = swapped.instructions.at(static_cast<std::size_t>(swapped.find_instruction("tensor_tensor"))).operands;
-  std::swap(ops.at(1), ops.at(2));  // data1 <-> data2
+  // As a --spec file would give it: the JSON with data1 and data2 swapped
+  // (so its spec id differs from the built-in one).
+  nlohmann::json json = nlohmann::json::parse(active_spec().json);
+  for (nlohmann::json& ins : json["instructions"])
+    if (ins["name"] == "tensor_tensor") std::swap(ins["operands"][1], ins["operands"][2]);
+  const Spec swapped = load_spec(json.dump());
+  CHECK(swapped.id != active_spec().id);
   CHECK_FALSE(spec_operands_match(swapped));
   CHECK_THROWS_AS(predecode(swapped, m.program(), m.machine()), InputError);
+}
+
+TEST_CASE("a run-time spec with reordered enum values is refused, the built-in spec is not") {
+  CHECK(spec_enum::spec_enums_match(active_spec()));
+  // The built-in spec loaded from its JSON text again (not the snapshot): same id, matches.
+  CHECK(spec_enum::spec_enums_match(load_spec(active_spec().json)));
+  nlohmann::json json = nlohmann::json::parse(active_spec().json);
+  std::swap(json["enums"]["reduce"][1], json["enums"]["reduce"][2]);  // maximum <-> minimum
+  const Spec swapped = load_spec(json.dump());
+  CHECK(swapped.id != active_spec().id);
+  CHECK_FALSE(spec_enum::spec_enums_match(swapped));
+  CHECK(spec_operands_match(swapped));
 }
