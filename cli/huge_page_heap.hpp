@@ -9,10 +9,11 @@
 namespace nisa {
 
 // Grows the malloc heap by a large untouched reservation advised as huge
-// pages, so that it faults in 2 MB at a time. Does nothing (the heap stays
-// glibc's default) when huge pages are off, when the kernel refuses the
-// advice, when it has too few free 2 MB blocks to give them without
-// compaction stalls, under the sanitizers, or with NISA_HUGE_PAGES=0.
+// pages, so that it faults in 2 MB at a time, and maps the heap every run
+// uses in one call. No advice (4 KB pages) when huge pages are off, when the
+// kernel refuses it, or when it has too few free 2 MB blocks to give them
+// without compaction stalls. Does nothing (the heap stays glibc's default)
+// under the sanitizers or with NISA_HUGE_PAGES=0.
 void use_huge_page_heap();
 
 }  // namespace nisa
