@@ -1,5 +1,5 @@
-// The `nisa` executable's own pages mapped in three system calls before any
-// of its code runs (issue 16: a 4-element `nisa run` under 3 ms).
+// The `nisa` executable's own pages mapped in a few system calls (one per
+// segment) before any of its code runs (issue 16: a 4-element `nisa run` under 3 ms).
 //
 // Why: the static executable's code is 3.8 MB, and even a tiny run touches
 // functions spread over all of it (the C and C++ runtimes, CLI11, the spec,
@@ -9,7 +9,7 @@
 // read-only data from the page cache in one call (~0.1 ms), and
 // MADV_POPULATE_WRITE makes the writable data private in one call. Measured
 // with `nisa run` of a 4-element program (bench/README.md, "Start-up"): 92
-// page faults -> 47.
+// page faults -> 44.
 //
 // When: from .preinit_array, the first user code a static executable runs
 // (after the C library's own start-up, before every constructor). Only a

@@ -2,8 +2,8 @@
 // calls one command function, and is the one place where errors become exit
 // statuses.
 #include <cstdio>
-#include <string_view>
 #include <iostream>
+#include <string_view>
 
 #include <CLI/CLI.hpp>
 

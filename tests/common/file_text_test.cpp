@@ -27,10 +27,11 @@ struct TempFile {
   ~TempFile() { std::remove(path.c_str()); }
 };
 
-// Lines of assembly text adding up to at least `bytes`, each line different.
+// Exactly `bytes` of comment lines, each line different.
 std::string lines_of(std::size_t bytes) {
   std::string text;
   for (int i = 0; text.size() < bytes; ++i) text += "; line " + std::to_string(i) + "\n";
+  text.resize(bytes);
   return text;
 }
 
@@ -46,7 +47,7 @@ TEST_CASE("FileText gives a file of kMapAtLeast bytes and more its exact text") 
   for (std::size_t size : {nisa::FileText::kMapAtLeast - 1, nisa::FileText::kMapAtLeast, 3 * nisa::FileText::kMapAtLeast}) {
     const std::string text = lines_of(size);
     const TempFile file(text);
-    CAPTURE(text.size());
+    REQUIRE(text.size() == size);
     CHECK(nisa::FileText(file.path).text() == text);
   }
 }
