@@ -9,7 +9,9 @@ CPU time (user + sys) of the whole process, because the benchmark machine is
 shared: `perf stat` task-clock when perf is installed (mean of --runs),
 otherwise the smallest rusage time of --runs runs. The `nisa run` cases also
 get wall time from posix_spawn to exit, best and median of 10 x --runs runs
-(a start of ~3 ms moves by a millisecond with the VM's scheduling).
+(a start of ~3 ms moves by a millisecond with the VM's scheduling). The
+--dump case writes into the same folder every time, so all runs but the first
+replace the last run's file (as a user re-running a program does).
 """
 import argparse
 import os
@@ -109,15 +111,15 @@ def main():
             ("asm small_instructions_f32 (200k)", [nisa, "asm", os.path.join(HERE, "small_instructions_f32.nasm"), "-o", out], ""),
             ("run empty program", [nisa, "run", empty], "5 ms"),
             ("run 4-element program", [nisa, "run", tiny, "--input", tiny_input], "3 ms"),
-            ("run 4-element program --dump", [nisa, "run", tiny, "--input", tiny_input, "--dump", dump], ""),
+            ("run 4-element program --dump (replacing)", [nisa, "run", tiny, "--input", tiny_input, "--dump", dump], ""),
             ("--help", [nisa, "--help"], ""),
         ]
         clock = "perf task-clock, mean of %d" % args.runs if measure is perf_stat else "user+sys, best of %d" % args.runs
-        print("%-36s %10s %12s %10s %10s  %s" % ("case", "CPU ms", "page faults", "wall best", "median", "target"))
+        print("%-42s %10s %12s %10s %10s  %s" % ("case", "CPU ms", "page faults", "wall best", "median", "target"))
         for name, cmd, target in cases:
             ms, faults = measure(cmd, args.runs)
             wall = ("%10.2f %10.2f" % wall_times(cmd, 10 * args.runs)) if cmd[1] == "run" else "%10s %10s" % ("", "")
-            print("%-36s %10.2f %12s %s  %s" % (name, ms, "" if faults is None else "%d" % faults, wall, target))
+            print("%-42s %10.2f %12s %s  %s" % (name, ms, "" if faults is None else "%d" % faults, wall, target))
         print("(CPU: %s; wall: posix_spawn to exit, of %d runs; %s)" % (clock, 10 * args.runs, nisa))
 
 

@@ -33,8 +33,9 @@ CpuFeatures ask_cpu() {
   if ((xcr0_low & kAvx512State) != kAvx512State) return f;
   __cpuid_count(7, 0, a, b, c, d);
   f.avx512 = (b & bit_AVX512F) && (b & bit_AVX512BW) && (b & bit_AVX512DQ) && (b & bit_AVX512VL);
+  if (!f.avx512 || a < 1) return f;  // a: the last subleaf of leaf 7
   __cpuid_count(7, 1, a, b, c, d);
-  f.avx512_bf16 = f.avx512 && (a & bit_AVX512BF16);
+  f.avx512_bf16 = (a & bit_AVX512BF16) != 0;
   return f;
 }
 #endif
