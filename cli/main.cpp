@@ -12,6 +12,7 @@
 #include "huge_page_heap.hpp"
 #include "output_files.hpp"
 #include "spec.hpp"
+#include "temp_files.hpp"
 
 namespace {
 
@@ -151,6 +152,7 @@ int run(int argc, char** argv) {
 
 int main(int argc, char** argv) {
   nisa::use_huge_page_heap();
+  nisa::remove_temp_files_on_signals();
   try {
     return checked_exit(run(argc, argv));
   } catch (const std::bad_alloc&) {

@@ -28,7 +28,10 @@ extern "C" void remove_temp_files_and_reraise(int signal_number) {
   std::raise(signal_number);
 }
 
+std::atomic<bool> handlers_wanted{false};
+
 void install_handlers_once() {
+  if (!handlers_wanted.load(std::memory_order_relaxed)) return;
   static const bool installed = [] {
     for (int s : {SIGINT, SIGTERM, SIGHUP, SIGPIPE}) {
       struct sigaction action {};
@@ -44,11 +47,21 @@ void install_handlers_once() {
   (void)installed;
 }
 
-// The slot of `path` (or a free one when `path` is nullptr); kSlots if none.
+// The slot that holds `path`; kSlots if none.
 std::size_t slot_of(const char* path) {
   for (std::size_t i = 0; i < kSlots; ++i) {
     char* p = slots[i].load(std::memory_order_relaxed);
-    if (path == nullptr ? p == nullptr : (p != nullptr && std::strcmp(p, path) == 0)) return i;
+    if (p != nullptr && std::strcmp(p, path) == 0) return i;
+  }
+  return kSlots;
+}
+
+// Puts `path` in a free slot (compare-and-swap: two threads never take the
+// same one); kSlots if the table is full.
+std::size_t claim_slot(char* path) {
+  for (std::size_t i = 0; i < kSlots; ++i) {
+    char* expected = nullptr;
+    if (slots[i].compare_exchange_strong(expected, path, std::memory_order_relaxed)) return i;
   }
   return kSlots;
 }
@@ -66,6 +79,8 @@ std::string name_of(const std::string& path) {
 
 }  // namespace
 
+void remove_temp_files_on_signals() { handlers_wanted.store(true, std::memory_order_relaxed); }
+
 TempFile create_temp_file_next_to(const std::string& target, const std::string& user_path) {
   install_handlers_once();
   std::string name = folder_of(target) + "." + name_of(target) + ".nisa-XXXXXX";
@@ -73,8 +88,7 @@ TempFile create_temp_file_next_to(const std::string& target, const std::string& 
   if (registered == nullptr) throw std::bad_alloc();
   // Registered before mkstemp fills in the name: the X's match no file, so a
   // signal in between unlinks nothing; afterwards the slot names the file.
-  const std::size_t slot = slot_of(nullptr);
-  if (slot < kSlots) slots[slot].store(registered, std::memory_order_relaxed);
+  const std::size_t slot = claim_slot(registered);
   const int fd = ::mkstemp(registered);
   if (fd < 0) {
     const int err = errno;

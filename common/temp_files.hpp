@@ -3,11 +3,20 @@
 // dump left 100+ MB `*.partial` files). The table is fixed-size and the
 // handler only calls unlink(2), signal(2) and raise(3), all async-signal-safe;
 // it then re-raises the signal with its default action, so the exit status
-// still says which signal ended nisa.
+// still says which signal ended nisa. Only a process that owns its signals
+// (the `nisa` command) installs the handler: inside Python, Ctrl-C must stay
+// Python's KeyboardInterrupt (issue 24), and a failed write removes its own
+// temporary files. Slots are claimed atomically: Python threads write traces
+// at the same time.
 #pragma once
 #include <string>
 
 namespace nisa {
+
+// From now on a signal removes the registered temporary files (see above).
+// Called once by the command line's main(); the handlers go in when the
+// first temporary file is created.
+void remove_temp_files_on_signals();
 
 // Creates a new empty file next to `target` (same folder, so a rename is
 // atomic) with a name unique to this process ("DIR/.NAME.nisa-XXXXXX",

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "distinct_instructions.hpp"
+#include "interruption.hpp"
 #include "machine.hpp"
 #include "step.hpp"
 #include "tile_table.hpp"
@@ -43,7 +44,9 @@ void execute(const std::vector<Step>& steps, Machine& machine);
 void execute(const SharedSteps& shared, Machine& machine);
 
 // --strict (S1.1, S3, S5): the same execution with hazard tracking; throws
-// RuntimeFault("FILE:LINE: error: ...") at the first hazard.
-void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine);
+// RuntimeFault("FILE:LINE: error: ...") at the first hazard. Asks
+// `interruption` (if any) between steps.
+void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
+                    Interruption* interruption = nullptr);
 
 }  // namespace nisa

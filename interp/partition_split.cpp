@@ -180,9 +180,13 @@ UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTab
 namespace {
 
 template <class EachPosition>
-void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine, EachPosition&& each) {
+void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine, Interruption* interruption,
+                   EachPosition&& each) {
   if (upper.empty()) {
-    each([&](std::size_t k) { execute_step(steps[k], machine); });
+    each([&](std::size_t k) {
+      execute_step(steps[k], machine);
+      between_steps(interruption);
+    });
     return;
   }
   SecondThread second(machine);
@@ -190,25 +194,27 @@ void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Mac
     const int32_t u = upper.of[k];
     if (u < 0) {
       execute_step(steps[k], machine);
-      return;
+    } else {
+      second.post(&upper.steps[static_cast<std::size_t>(u)]);
+      execute_step(steps[k], machine);
+      second.finish();
     }
-    second.post(&upper.steps[static_cast<std::size_t>(u)]);
-    execute_step(steps[k], machine);
-    second.finish();
+    between_steps(interruption);
   });
 }
 
 }  // namespace
 
-void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine) {
-  run_positions(steps, upper, machine, [&](auto&& run) {
+void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine,
+                         Interruption* interruption) {
+  run_positions(steps, upper, machine, interruption, [&](auto&& run) {
     for (std::size_t k = 0; k < steps.size(); ++k) run(k);
   });
 }
 
 void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
-                         Machine& machine) {
-  run_positions(steps, upper, machine, [&](auto&& run) {
+                         Machine& machine, Interruption* interruption) {
+  run_positions(steps, upper, machine, interruption, [&](auto&& run) {
     for (const uint32_t k : order) run(k);
   });
 }

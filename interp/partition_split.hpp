@@ -16,6 +16,7 @@
 #include <functional>
 #include <vector>
 
+#include "interruption.hpp"
 #include "program.hpp"
 #include "spec.hpp"
 #include "step.hpp"
@@ -49,9 +50,11 @@ UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTab
                              int64_t min_elements);
 
 // execute(), with each cut step's upper half on a second thread: the steps
-// in order, or steps[order[0]], steps[order[1]], ... (SharedSteps).
-void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine);
+// in order, or steps[order[0]], steps[order[1]], ... (SharedSteps). Asks
+// `interruption` (if any) between steps, never while a half is out.
+void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine,
+                         Interruption* interruption = nullptr);
 void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
-                         Machine& machine);
+                         Machine& machine, Interruption* interruption = nullptr);
 
 }  // namespace nisa

@@ -110,9 +110,13 @@ struct Tracker {
 
 }  // namespace
 
-void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine) {
+void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
+                    Interruption* interruption) {
   Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}};
-  for (const Step& s : steps) t.run(s);
+  for (const Step& s : steps) {
+    t.run(s);
+    between_steps(interruption);
+  }
 }
 
 }  // namespace nisa

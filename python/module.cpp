@@ -1,31 +1,36 @@
 // _nisa: the compiled half of the Python package (LANGUAGE.md 4). Programs are
-// assembled, decoded and run in this process: inputs come in through the
-// buffer protocol (C-contiguous arrays are read in place), outputs go back as
-// new NumPy arrays, and every nisa error becomes _nisa.NativeError carrying
-// the CLI's message (python/nisa/__init__.py turns it into nisa.Error).
+// loaded, assembled or decoded and run in this process through the same run
+// pipeline as `nisa run` (interp/pipeline/): inputs come in as NumPy arrays
+// (C-contiguous, native byte order: python/nisa/__init__.py converts the
+// others exactly), outputs go back as new NumPy arrays, and every nisa error
+// becomes _nisa.NativeError carrying the CLI's message (nisa/__init__.py turns
+// it into nisa.Error).
+//
+// Text crosses as bytes: sources and file names may hold any bytes, as on the
+// command line; names and messages come back decoded as UTF-8 with
+// surrogateescape, so os.fsencode() gives the bytes back.
 #include <pybind11/numpy.h>
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
 #include <cstring>
-#include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
 
-#include "assembler.hpp"
 #include "disassembler.hpp"
 #include "error.hpp"
-#include "dead_stores.hpp"
-#include "interpreter.hpp"
-#include "partition_split.hpp"
-#include "plain_paths.hpp"
+#include "interruption.hpp"
 #include "lanes.hpp"
+#include "loaded_program.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
 #include "profile_report.hpp"
+#include "run_execution.hpp"
+#include "run_inputs.hpp"
+#include "run_outputs.hpp"
 #include "spec.hpp"
-#include "tensor_init.hpp"
 #include "timeline.hpp"
 
 namespace py = pybind11;
@@ -33,35 +38,31 @@ namespace py = pybind11;
 namespace nisa {
 namespace {
 
-// An assembled or decoded program, checked (so it runs without bounds checks).
+// A Python str of bytes that may not be UTF-8 (a file name, a message that
+// quotes one): undecodable bytes become lone surrogates, as os.fsdecode does.
+py::str text(const std::string& bytes) {
+  PyObject* s = PyUnicode_DecodeUTF8(bytes.data(), static_cast<Py_ssize_t>(bytes.size()), "surrogateescape");
+  if (s == nullptr) throw py::error_already_set();
+  return py::reinterpret_steal<py::str>(s);
+}
+
+// A loaded program, shared by every Program object and run that uses it.
 struct NativeProgram {
-  Program program;
+  std::shared_ptr<LoadedProgram> loaded;
 };
 
-NativeProgram assemble_text(const std::string& text, const std::string& file) {
-  AssembleResult result = assemble(active_spec(), text, file);
-  if (!result.diagnostics.empty()) {
-    std::string message;
-    for (const Diagnostic& d : result.diagnostics) message += format_diagnostic(d);
-    throw InputError(message);
-  }
-  return NativeProgram{std::move(result.program)};
+NativeProgram assemble_text(const py::bytes& source, const py::bytes& file) {
+  const std::string text = source;
+  return {assemble_program(active_spec(), text, file)};
 }
 
-NativeProgram decode_binary(const py::bytes& data, const std::string& file) {
+NativeProgram decode_binary(const py::bytes& data, const py::bytes& file) {
   const std::string bytes = data;
-  return NativeProgram{decode_program(active_spec(), std::vector<uint8_t>(bytes.begin(), bytes.end()), file)};
+  return {decode_program_bytes(active_spec(), std::vector<uint8_t>(bytes.begin(), bytes.end()), file)};
 }
 
-// NumPy's kind and size of a buffer's element type ('b' for bool).
-NpyType buffer_type(const py::buffer_info& info) {
-  const char f = info.format.empty() ? '?' : info.format.back();
-  const auto size = static_cast<uint8_t>(info.itemsize);
-  if (f == '?') return NpyType{'b', 1};
-  if (f == 'e' || f == 'f' || f == 'd') return NpyType{'f', size};
-  if (f == 'b' || f == 'h' || f == 'i' || f == 'l' || f == 'q') return NpyType{'i', size};
-  if (f == 'B' || f == 'H' || f == 'I' || f == 'L' || f == 'Q') return NpyType{'u', size};
-  return NpyType{'c', size};  // anything else: refused by the dtype check
+NativeProgram load_file(const py::bytes& path, const py::bytes& file) {
+  return {load_program_file(active_spec(), path, file)};
 }
 
 // "[4, 8]": a declared shape as the .nasm source writes it.
@@ -71,82 +72,62 @@ std::string declared_text(const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
-// The tensor's bytes in nisa storage from a C-contiguous array of its shape.
-std::vector<uint8_t> storage_from_array(const TensorDecl& d, const py::buffer& array) {
-  const py::buffer_info info = array.request();
-  const std::string where = "input " + d.name + ": ";
+// The NumPy type of an array's elements, or nothing for a kind nisa has no
+// tensor of (complex, object, string, datetime, structured...).
+std::optional<NpyType> element_type(const py::dtype& dtype) {
+  const auto size = static_cast<uint8_t>(dtype.itemsize());
+  switch (dtype.kind()) {
+    case 'b': return NpyType{'b', 1};
+    case 'f': return NpyType{'f', size};
+    case 'i': return NpyType{'i', size};
+    case 'u': return NpyType{'u', size};
+    default: return std::nullopt;
+  }
+}
+
+// Fills a tensor's storage from an array of its dtype and shape (LANGUAGE.md
+// 4): the same rules as a .npy file given to `nisa run --input`.
+void fill_from_array(const std::string& program_file, const TensorDecl& d, const py::array& array,
+                     std::span<uint8_t> storage) {
+  const std::string where = program_file + ": error: input " + d.name + ": ";
   const std::string declared = " tensor " + d.name + " declared ";
-  const NpyType got = buffer_type(info), want = npy_type_of(d.dtype);
+  const py::dtype dtype = array.dtype();
+  const std::string dtype_text = py::str(static_cast<const py::handle&>(dtype));
+  const std::optional<NpyType> got = element_type(dtype);
+  const NpyType want = npy_type_of(d.dtype);
   // LANGUAGE.md 3: a bool array fills a u8 (bool) tensor.
-  const bool bool_into_u8 = got == NpyType{'b', 1} && d.dtype == Dtype::u8;
-  if (got != want && !bool_into_u8) {
-    std::string message = where + "dtype " + (got.kind == 'c' ? "'" + info.format + "'" : got.name()) + " does not match" +
-                          declared + std::string(dtype_name(d.dtype)) + " (line " + std::to_string(d.line) + ")";
+  const bool bool_into_u8 = got && *got == NpyType{'b', 1} && d.dtype == Dtype::u8;
+  if (!got || (*got != want && !bool_into_u8)) {
+    std::string message = where + "dtype " + dtype_text + " does not match" + declared +
+                          std::string(dtype_name(d.dtype)) + " (line " + std::to_string(d.line) + ", a " +
+                          want.name() + " array)";
     if (travels_as_f32(d.dtype)) message += "; " + std::string(dtype_name(d.dtype)) + " inputs are float32 arrays";
     throw InputError(message);
   }
-  const std::vector<int64_t> shape(info.shape.begin(), info.shape.end());
+  // nisa/__init__.py hands over native byte order and C order; a caller of
+  // _nisa itself gets an error rather than misread bytes.
+  if (dtype.attr("byteorder").cast<std::string>() == ">")
+    throw InputError(where + "dtype " + dtype_text + " is big-endian; convert it with .astype('" + want.descr() + "')");
+  const std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
   if (shape != d.shape)
-    throw InputError(where + "shape " + npy_shape_text(shape) + " does not match" + declared + declared_text(d.shape) + " (line " +
-                     std::to_string(d.line) + ")");
-  int64_t expected_stride = info.itemsize;
-  for (std::size_t k = shape.size(); k-- > 0;) {
-    if (shape[k] > 1 && info.strides[k] != expected_stride)
-      throw InputError(where + "the array is not C-contiguous (use numpy.ascontiguousarray)");
-    expected_stride *= shape[k];
-  }
-  const auto* src = static_cast<const uint8_t*>(info.ptr);
+    throw InputError(where + "shape " + npy_shape_text(shape) + " does not match" + declared + declared_text(d.shape) +
+                     " (line " + std::to_string(d.line) + ")");
+  if ((array.flags() & py::array::c_style) == 0)
+    throw InputError(where + "the array is not C-contiguous (use numpy.ascontiguousarray)");
+  const auto* src = static_cast<const uint8_t*>(array.data());
   const std::size_t bytes = static_cast<std::size_t>(element_count(d.shape)) * want.size;
-  std::vector<uint8_t> raw = storage_from_npy_data(d.dtype, std::span(src, bytes));  // S2.2 rounding where needed
+  const std::vector<uint8_t> raw = storage_from_npy_data(d.dtype, std::span(src, bytes));  // S2.2 rounding where needed
+  std::memcpy(storage.data(), raw.data(), raw.size());
   if (bool_into_u8)
-    for (uint8_t& b : raw) b = b != 0;
-  return raw;
-}
-
-py::dtype numpy_dtype(Dtype dtype) {
-  const NpyType t = npy_type_of(dtype);
-  return py::dtype(t.descr());
+    for (uint8_t& b : storage) b = b != 0;
 }
 
 // A new array holding a tensor's value (float32 for the travelling dtypes).
 py::array array_from_storage(const TensorDecl& d, std::span<const uint8_t> raw) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
-  py::array out(numpy_dtype(d.dtype), shape);
+  py::array out(py::dtype(npy_type_of(d.dtype).descr()), shape);
   npy_data_from_storage(d.dtype, raw, static_cast<uint8_t*>(out.mutable_data()));
   return out;
-}
-
-bool is_input(const TensorDecl& d) { return d.memory == Memory::hbm && (d.role == Role::input || d.role == Role::inout); }
-bool is_output(const TensorDecl& d) { return d.memory == Memory::hbm && (d.role == Role::output || d.role == Role::inout); }
-
-void fill_inputs(const Program& program, const py::dict& inputs, Machine& machine) {
-  std::map<std::string, py::buffer> given;
-  for (const auto& [key, value] : inputs) {
-    const std::string name = py::cast<std::string>(key);
-    int found = -1;
-    for (std::size_t t = 0; t < program.tensors.size(); ++t)
-      if (program.tensors[t].name == name) found = static_cast<int>(t);
-    if (found < 0) throw InputError(file_error(program.file, "input " + name + ": no tensor named '" + name + "'"));
-    const TensorDecl& d = program.tensors[static_cast<std::size_t>(found)];
-    if (!is_input(d))
-      throw InputError(file_error(program.file, "input " + name + ": tensor '" + name + "' (line " + std::to_string(d.line) +
-                                                    ") is not declared input or inout"));
-    given.emplace(name, py::reinterpret_borrow<py::buffer>(value));
-  }
-  for (std::size_t t = 0; t < program.tensors.size(); ++t) {
-    const TensorDecl& d = program.tensors[t];
-    if (!is_input(d)) continue;
-    const auto it = given.find(d.name);
-    if (it != given.end()) {
-      const std::vector<uint8_t> raw = storage_from_array(d, it->second);
-      if (!raw.empty()) std::memcpy(machine.hbm[t].data(), raw.data(), raw.size());
-    } else if (d.init != InitKind::none) {
-      fill_from_init(d, machine.hbm[t].bytes());
-    } else {
-      throw InputError(program.file + ":" + std::to_string(d.line) + ": error: input tensor '" + d.name +
-                       "' has no array in inputs and no '= INIT' in its declaration");
-    }
-  }
 }
 
 // The --profile table as data: one row per engine (SEMANTICS S6 estimates).
@@ -177,42 +158,77 @@ py::dict profile_rows(const Program& program, const Timeline& timeline) {
   return result;
 }
 
-py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile) {
-  const Spec& spec = active_spec();
-  const Program& program = native.program;
-  Machine machine = make_machine(spec, program);
-  fill_inputs(program, inputs, machine);
-  {
-    py::gil_scoped_release release;  // the run touches no Python object
-    DecodedProgram decoded = predecode(spec, program, machine);
-    if (!strict && !plain_paths()) skip_dead_steps(spec, program, decoded.steps);
-    UpperHalves upper;
-    if (!strict && second_thread_allowed())
-      upper = split_partitions(
-          spec, decoded.steps, *decoded.tiles,
-          [&](const Step& s) -> const Instruction& { return program.instructions[static_cast<std::size_t>(s.instruction)]; },
-          split_min_elements());
-    if (strict) execute_strict(program, decoded.steps, machine);
-    else execute_two_threads(decoded.steps, upper, machine);
-  }
-  py::dict outputs;
-  for (std::size_t t = 0; t < program.tensors.size(); ++t)
-    if (is_output(program.tensors[t])) outputs[py::str(program.tensors[t].name)] = array_from_storage(program.tensors[t], machine.hbm[t].bytes());
-  py::object report = py::none();
-  if (profile) report = profile_rows(program, build_timeline(spec, program));
-  return py::make_tuple(outputs, report);
+// Python's pending signals, asked from the run (GIL released) every
+// Interruption::kPollInterval: a handler that raises (Ctrl-C's
+// KeyboardInterrupt) stops the run between two steps.
+bool python_signal_pending() {
+  py::gil_scoped_acquire gil;
+  return PyErr_CheckSignals() != 0;
 }
 
-std::string trace_text(const NativeProgram& native) {
+// `inputs`: {bytes: ndarray} (nisa/__init__.py encoded the names and made
+// the arrays C-contiguous and native-endian).
+// `trace`: b"" for none, else the path of the timeline JSON to write.
+py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace) {
   const Spec& spec = active_spec();
-  return trace_json(spec, native.program, build_timeline(spec, native.program));
+  LoadedProgram& loaded = *native.loaded;
+  const Program& program = loaded.program;
+  OutputRequest request;
+  request.trace_file = trace;
+  request.trace_option = "trace";
+  if (!loaded.source_path.empty()) request.read_files.push_back(loaded.source_path);
+  if (!request.trace_file.empty()) check_outputs_before_run(program, request);
+
+  std::vector<GivenInput> given;
+  for (const auto& [key, value] : inputs) {
+    if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
+      throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
+    const py::array array = py::reinterpret_borrow<py::array>(value);
+    given.push_back({key.cast<std::string>(), [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
+                       fill_from_array(program.file, d, array, storage);
+                     }});
+  }
+  Machine machine = make_machine(spec, program);
+  bind_inputs(program, program.file, given, machine, InputOrigin::python);
+  given.clear();  // drops the references to the arrays while the GIL is held
+
+  bool interrupted = false;
+  {
+    py::gil_scoped_release release;  // the run touches no Python object but through python_signal_pending
+    Interruption interruption(python_signal_pending);
+    try {
+      run_loaded_program(spec, loaded, machine, RunSettings{strict, &interruption, nullptr});
+    } catch (const RunInterrupted&) {
+      interrupted = true;
+    }
+  }
+  if (interrupted) throw py::error_already_set();  // the handler's exception (KeyboardInterrupt)
+
+  py::dict outputs;
+  for (std::size_t t = 0; t < program.tensors.size(); ++t)
+    if (is_output_tensor(program.tensors[t]))
+      outputs[text(program.tensors[t].name)] = array_from_storage(program.tensors[t], machine.hbm[t].bytes());
+  py::object report = py::none();
+  if (profile || !request.trace_file.empty()) {
+    std::unique_lock hold(loaded.lock);
+    const Program& model = loaded.model();
+    const Timeline timeline = build_timeline(spec, model);
+    if (profile) report = profile_rows(model, timeline);
+    const std::string json = request.trace_file.empty() ? std::string() : trace_text(spec, model, timeline);
+    hold.unlock();
+    if (!request.trace_file.empty()) {
+      py::gil_scoped_release release;
+      write_run_outputs(program, machine, request, json);
+    }
+  }
+  return py::make_tuple(outputs, report);
 }
 
 py::list tensor_list(const NativeProgram& native) {
   py::list out;
-  for (const TensorDecl& d : native.program.tensors) {
+  for (const TensorDecl& d : native.loaded->program.tensors) {
     py::dict t;
-    t["name"] = d.name;
+    t["name"] = text(d.name);
     t["memory"] = std::string(memory_name(d.memory));
     t["dtype"] = std::string(dtype_name(d.dtype));
     t["shape"] = d.shape;
@@ -221,6 +237,13 @@ py::list tensor_list(const NativeProgram& native) {
     out.append(t);
   }
   return out;
+}
+
+// Calls `make` on the whole program model (built once, under the program's lock).
+template <class Make>
+auto with_model(const NativeProgram& native, Make&& make) {
+  std::lock_guard hold(native.loaded->lock);
+  return make(native.loaded->model());
 }
 
 }  // namespace
@@ -235,23 +258,32 @@ PYBIND11_MODULE(_nisa, m) {
       if (p) std::rethrow_exception(p);
     } catch (const NisaError& e) {
       const auto type = py::reinterpret_borrow<py::object>(native_error.ptr());
-      const py::object error = type(py::str(e.what()), py::int_(e.exit_status()));
+      const py::object error = type(text(e.what()), py::int_(e.exit_status()));
+      PyErr_SetObject(native_error.ptr(), error.ptr());
+    } catch (const SpecError& e) {
+      const auto type = py::reinterpret_borrow<py::object>(native_error.ptr());
+      const py::object error = type(text(e.what()), py::int_(kExitBadInput));
       PyErr_SetObject(native_error.ptr(), error.ptr());
     }
   });
   py::class_<NativeProgram>(m, "NativeProgram")
       .def_property_readonly("tensors", &tensor_list)
-      .def_property_readonly("file", [](const NativeProgram& p) { return p.program.file; })
-      .def_property_readonly("instruction_count", [](const NativeProgram& p) { return p.program.instructions.size(); })
-      .def("to_nbin", [](const NativeProgram& p) {
-        const std::vector<uint8_t> bytes = encode_program(active_spec(), p.program);
-        return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
-      })
-      .def("disassemble", [](const NativeProgram& p) { return disassemble(active_spec(), p.program); })
-      .def("trace_json", &trace_text);
+      .def_property_readonly("file", [](const NativeProgram& p) { return py::bytes(p.loaded->program.file); })
+      .def_property_readonly("instruction_count", [](const NativeProgram& p) { return p.loaded->instruction_count(); })
+      .def("to_nbin",
+           [](const NativeProgram& p) {
+             const std::vector<uint8_t> bytes =
+                 with_model(p, [](const Program& model) { return encode_program(active_spec(), model); });
+             return py::bytes(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+           })
+      .def("disassemble", [](const NativeProgram& p) {
+        return text(with_model(p, [](const Program& model) { return disassemble(active_spec(), model); }));
+      });
   m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
-  m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false);
+  m.def("load", &load_file, py::arg("path"), py::arg("file"));
+  m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
+        py::arg("trace") = py::bytes());
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });

@@ -3,11 +3,13 @@
     import nisa
     out = nisa.run(".hbm x f32 [4, 4] input\\n...", inputs={"x": x})
 
-`program` is .nasm text, a path to a .nasm or .nbin file, or a Program from
-nisa.assemble(). Results hold every `output`/`inout` tensor as a new NumPy
-array, as `nisa run --dump` would write it; input arrays are never modified.
-Every problem raises nisa.Error with the command line's message and, where
-the problem has one, its source location (.file, .line, .column).
+`program` is .nasm text, a path to a .nasm or .nbin file (a str ending in
+.nasm/.nbin, or any os.PathLike), or a Program from nisa.assemble(). Results
+hold every `output`/`inout` tensor as a new NumPy array, as `nisa run --dump`
+would write it; input arrays are never modified. Every problem raises
+nisa.Error with the command line's message and, where the problem has one, its
+source location (.file, .line, .column). Ctrl-C stops a run within a fraction
+of a second (KeyboardInterrupt). Runs on several threads at once are safe.
 """
 import os
 import re
@@ -44,6 +46,19 @@ def _native(call, *args, **kwargs):
         raise Error(message, status) from None
 
 
+def _bytes(text):
+    """A str as the bytes the command line would see: UTF-8, with the lone
+    surrogates of os.fsdecode (undecodable bytes of a name) turned back."""
+    return text.encode("utf-8", "surrogateescape")
+
+
+def _path_bytes(path, what):
+    try:
+        return os.fsencode(path)
+    except TypeError:
+        raise Error(f"{what}: error: expected a path (str, bytes or os.PathLike), got {type(path).__name__}") from None
+
+
 class Program:
     """An assembled (or decoded) program, checked and ready to run."""
 
@@ -57,7 +72,8 @@ class Program:
 
     @property
     def file(self):
-        return self._native.file
+        """The program's file name (undecodable bytes as os.fsdecode gives them)."""
+        return os.fsdecode(self._native.file)
 
     def __len__(self):
         return self._native.instruction_count
@@ -79,22 +95,57 @@ def _looks_like_path(text):
 
 
 def assemble(source, file=None):
-    """A Program from .nasm text, or from the path of a .nasm or .nbin file."""
+    """A Program from .nasm text (str), .nbin bytes, or the path of a .nasm or
+    .nbin file (a str ending in .nasm or .nbin, or any os.PathLike: a .nasm
+    file is assembled, anything else decoded, as `nisa run` does). `file`
+    names the program in messages."""
     if isinstance(source, Program):
         return source
-    if isinstance(source, (bytes, bytearray)):
-        return Program(_native(_nisa.decode, bytes(source), file or "<bytes>"))
-    source = os.fspath(source)
-    if _looks_like_path(source):
-        try:
-            with open(source, "rb") as f:
-                data = f.read()
-        except OSError as e:
-            raise Error(f"{source}: error: cannot read: {e.strerror}") from None
-        if source.endswith(".nbin"):
-            return Program(_native(_nisa.decode, data, file or source))
-        return Program(_native(_nisa.assemble, data.decode("utf-8", errors="replace"), file or source))
-    return Program(_native(_nisa.assemble, source, file or "<string>"))
+    if file is not None and not isinstance(file, (str, bytes, os.PathLike)):
+        raise Error(f"file: error: expected a str, got {type(file).__name__}")
+    name = None if file is None else _path_bytes(file, "file")
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return Program(_native(_nisa.decode, bytes(source), name or b"<bytes>"))
+    if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
+        path = _path_bytes(source, "program")
+        if not path:
+            raise Error("program: error: the path is empty")
+        return Program(_native(_nisa.load, path, name or path))
+    if not isinstance(source, str):
+        raise Error(f"program: error: expected .nasm text, a path, .nbin bytes or a nisa.Program; got "
+                    f"{type(source).__name__}")
+    return Program(_native(_nisa.assemble, _bytes(source), name or b"<string>"))
+
+
+def _input_array(where, name, value):
+    """`value` as an array the run reads in place: C order and native byte
+    order, converted exactly where the caller's array is otherwise."""
+    try:
+        array = np.asarray(value)
+    except Exception as e:  # a ragged list, an object whose __array__ fails...
+        raise Error(f"{where}: error: input {name}: not an array ({type(e).__name__}: {e})") from None
+    if array.dtype.hasobject or array.dtype.fields is not None or array.dtype.subdtype is not None:
+        return array  # refused by dtype with the tensor's expected one (_nisa)
+    if not array.dtype.isnative:
+        array = array.astype(array.dtype.newbyteorder("="))  # the same values, native bytes
+    if not array.flags.c_contiguous:
+        array = np.ascontiguousarray(array)  # a copy only where the layout needs one
+    return array
+
+
+def _inputs(inputs, where):
+    """{NAME: array} as _nisa.run takes it; `where` (the program's file)
+    starts each message, as the run's own input errors do."""
+    if inputs is None:
+        return {}
+    if not hasattr(inputs, "items"):
+        raise Error(f"{where}: error: inputs: expected a dict of {{name: array}}, got {type(inputs).__name__}")
+    arrays = {}
+    for name, value in inputs.items():
+        if not isinstance(name, str):
+            raise Error(f"{where}: error: inputs: names are str (tensor names), not {type(name).__name__} ({name!r})")
+        arrays[_bytes(name)] = _input_array(where, name, value)
+    return arrays
 
 
 def run(program, inputs=None, strict=False, profile=False, trace=None):
@@ -104,28 +155,16 @@ def run(program, inputs=None, strict=False, profile=False, trace=None):
     profile: return (outputs, report) where report holds the estimated
       per-engine table as data ("engines": {engine: {instructions, busy_cycles,
       clock_ghz, busy_us, utilisation}}, "span_us") and as text ("table").
-    trace: a path; the Chrome/Perfetto timeline JSON is written there.
+    trace: a path; the Chrome/Perfetto timeline JSON is written there as
+      `nisa run --trace` writes it (whole or not at all; never over the
+      program's own file; a symlink, FIFO or device is written through).
     """
     prog = assemble(program)
-    arrays = {}
-    for name, value in (inputs or {}).items():
-        array = np.asarray(value)
-        if not array.flags.c_contiguous:
-            array = np.ascontiguousarray(array)  # a copy only where the layout needs one
-        arrays[name] = array
-    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile))
+    arrays = _inputs(inputs, prog.file)
+    trace_path = b""
     if trace is not None:
-        text = _native(prog._native.trace_json)
-        path = os.fspath(trace)
-        if not path:
-            raise Error("trace: error: empty path")
-        tmp = f"{path}.tmp{os.getpid()}"
-        try:
-            with open(tmp, "w") as f:
-                f.write(text)
-            os.replace(tmp, path)
-        except OSError as e:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
-            raise Error(f"{path}: error: cannot write: {e.strerror}") from None
+        trace_path = _path_bytes(trace, "trace")
+        if not trace_path:
+            raise Error("trace: error: the path is empty")
+    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path)
     return (outputs, report) if profile else outputs

@@ -1,0 +1,32 @@
+// Running a loaded program on a machine whose inputs are bound: predecode,
+// then execute (SEMANTICS S14: outside --strict, dead stores skipped and
+// large partition-independent steps cut for a second thread; neither changes
+// a byte of output).
+#pragma once
+#include <cstddef>
+
+#include "interruption.hpp"
+#include "loaded_program.hpp"
+#include "machine.hpp"
+#include "phase_clock.hpp"
+#include "spec.hpp"
+
+namespace nisa {
+
+struct RunSettings {
+  bool strict = false;                   // S1.1, S3, S5 hazards become RuntimeFaults
+  Interruption* interruption = nullptr;  // asked between steps (Python's Ctrl-C)
+  PhaseClock* clock = nullptr;           // marks "predecode" and "execute"
+};
+
+struct RunStats {
+  std::size_t instructions = 0;
+  std::size_t dead = 0;  // skipped as dead stores (S14.1)
+  std::size_t cut = 0;   // steps whose upper partitions ran on a second thread (S14.2)
+};
+
+// Steps point into `machine`; it holds the results afterwards. Takes
+// `program.lock` while predecoding (the steps are the run's own).
+RunStats run_loaded_program(const Spec& spec, LoadedProgram& program, Machine& machine, const RunSettings& settings);
+
+}  // namespace nisa

@@ -1,0 +1,69 @@
+#include "run_inputs.hpp"
+
+#include <string_view>
+#include <unordered_map>
+
+#include "error.hpp"
+#include "tensor_init.hpp"
+
+namespace nisa {
+namespace {
+
+std::string label(InputOrigin origin, const std::string& name) {
+  return (origin == InputOrigin::command_line ? "--input " : "input ") + name;
+}
+
+}  // namespace
+
+bool is_input_tensor(const TensorDecl& d) {
+  return d.memory == Memory::hbm && (d.role == Role::input || d.role == Role::inout);
+}
+
+bool is_output_tensor(const TensorDecl& d) {
+  return d.memory == Memory::hbm && (d.role == Role::output || d.role == Role::inout);
+}
+
+std::vector<std::size_t> tensors_of_inputs(const Program& program, const std::string& program_name,
+                                           const std::vector<GivenInput>& given, InputOrigin origin) {
+  std::unordered_map<std::string_view, std::size_t> by_name;
+  by_name.reserve(program.tensors.size());
+  for (std::size_t t = 0; t < program.tensors.size(); ++t) by_name.emplace(program.tensors[t].name, t);
+  std::vector<std::size_t> tensors;
+  std::vector<bool> seen(program.tensors.size(), false);
+  for (const GivenInput& g : given) {
+    const auto it = by_name.find(g.name);
+    if (it == by_name.end())
+      throw InputError(file_error(program_name, label(origin, g.name) + ": no tensor named '" + g.name + "'"));
+    const TensorDecl& d = program.tensors[it->second];
+    if (!is_input_tensor(d))
+      throw InputError(file_error(program_name, label(origin, g.name) + ": tensor '" + g.name + "' (line " +
+                                                    std::to_string(d.line) + ") is not declared input or inout"));
+    if (seen[it->second]) throw InputError(file_error(program_name, label(origin, g.name) + " is given twice"));
+    seen[it->second] = true;
+    tensors.push_back(it->second);
+  }
+  return tensors;
+}
+
+void bind_inputs(const Program& program, const std::string& program_name, const std::vector<GivenInput>& given,
+                 Machine& machine, InputOrigin origin) {
+  const std::vector<std::size_t> tensors = tensors_of_inputs(program, program_name, given, origin);
+  std::vector<const GivenInput*> value_of(program.tensors.size(), nullptr);
+  for (std::size_t i = 0; i < given.size(); ++i) value_of[tensors[i]] = &given[i];
+  for (std::size_t t = 0; t < program.tensors.size(); ++t) {
+    const TensorDecl& d = program.tensors[t];
+    if (!is_input_tensor(d)) continue;
+    const std::span<uint8_t> storage = machine.hbm[t].bytes();
+    if (value_of[t] != nullptr) {
+      value_of[t]->fill(d, storage);
+    } else if (d.init != InitKind::none) {
+      fill_from_init(d, storage);
+    } else {
+      const std::string how = origin == InputOrigin::command_line ? "--input " + d.name + "=FILE.npy" : "array in inputs";
+      throw InputError(program.file + ":" + std::to_string(d.line) + ": error: input tensor '" + d.name + "' has no " +
+                       how + " and no '= INIT' in its declaration");
+    }
+  }
+}
+
+}  // namespace nisa

@@ -1,0 +1,38 @@
+// What a run writes (LANGUAGE.md 1): --dump's output/inout tensors as .npy,
+// --dump-state's SBUF, PSUM and accumulators, --trace's timeline JSON. All
+// go through one OutputSet (output_files.hpp): checked before the run (no
+// output may be an input, another output, or a folder), written under
+// temporary names and renamed into place together, so a failed run leaves
+// nothing behind. Python's `trace=` is the same request with only a trace.
+#pragma once
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "machine.hpp"
+#include "program.hpp"
+#include "spec.hpp"
+#include "timeline.hpp"
+
+namespace nisa {
+
+struct OutputRequest {
+  std::string dump_dir;               // "" for none
+  std::string dump_state_dir;         // "" for none
+  std::string trace_file;             // "" for none
+  std::string trace_option = "--trace";  // how errors name it (Python: "trace")
+  std::vector<std::string> read_files;  // the run's own input files: never overwritten
+};
+
+// Refuses a bad set of outputs before any costly work (InputError, exit 2).
+void check_outputs_before_run(const Program& program, const OutputRequest& request);
+
+// Writes every requested output, all or nothing. `trace` is the trace's
+// JSON when one is requested (trace_text).
+void write_run_outputs(const Program& program, const Machine& machine, const OutputRequest& request,
+                       std::string_view trace = {});
+
+// The Chrome trace JSON of a whole program model (SEMANTICS S6).
+std::string trace_text(const Spec& spec, const Program& model, const Timeline& timeline);
+
+}  // namespace nisa
