@@ -12,7 +12,9 @@
 Calling a kernel runs its Python once, recording every nki.isa and
 nki.language call into a .nasm program (loops unrolled; each instruction
 carries the kernel's file:line), then assembles and runs that program in this
-process. `to_nasm(kernel, *args)` returns the recorded text.
+process. `to_nasm(kernel, *args)` returns the recorded text. Writes into a
+parameter reach the caller's array, as on the device; each thread records
+its own calls.
 """
 import inspect
 import numbers
@@ -248,7 +250,8 @@ def to_nasm(kernel, *args, **kwargs):
 
 def run(kernel, *args, strict=None, profile=False, **kwargs):
     """Calls `kernel` on nisa: NumPy arrays in, NumPy arrays out (a tuple if
-    it returns several). strict: the hazards become errors naming the
+    it returns several); a parameter the kernel wrote takes its final value
+    in the caller's array (LANGUAGE.md 4). strict: the hazards become errors naming the
     kernel's line (`nisa run --strict`); profile: also return the report of
     nisa.run(profile=True)."""
     kernel = jit(kernel)
