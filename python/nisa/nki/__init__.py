@@ -12,9 +12,12 @@
 Calling a kernel runs its Python once, recording every nki.isa and
 nki.language call into a .nasm program (loops unrolled; each instruction
 carries the kernel's file:line), then assembles and runs that program in this
-process. `to_nasm(kernel, *args)` returns the recorded text.
+process. `to_nasm(kernel, *args)` returns the recorded text. Writes into a
+parameter reach the caller's array, as on the device; each thread records
+its own calls.
 """
 import inspect
+import numbers
 import os
 import sys
 import types
@@ -46,7 +49,8 @@ class Kernel:
         self.__wrapped__ = fn
 
     def __getitem__(self, grid):
-        if grid not in (1, (1,)):
+        dims = grid if isinstance(grid, tuple) else (grid,)
+        if not dims or not all(isinstance(g, numbers.Integral) and g == 1 for g in dims):
             raise Error(f"{self.__name__}: error: nisa.nki runs one NeuronCore (launch grid 1), not {grid!r}", 2)
         return self
 
@@ -55,7 +59,7 @@ class Kernel:
 
     def arch(self):
         target = self.target or os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE") or "trn2"
-        if target not in _PLATFORMS:
+        if not isinstance(target, str) or target not in _PLATFORMS:
             raise Error(f"{self.__name__}: error: unknown platform target '{target}' (trn1, inf2, trn2, trn3, gen2, gen3, "
                         "gen4)", 2)
         return _PLATFORMS[target]
@@ -67,6 +71,8 @@ def jit(fn=None, **options):
         return lambda f: jit(f, **options)
     if isinstance(fn, Kernel):
         return fn
+    if not callable(fn) or not hasattr(fn, "__code__"):
+        raise Error(f"nisa.nki: error: @nki.jit decorates a Python function, not a {type(fn).__name__}", 2)
     return Kernel(fn, **options)
 
 
@@ -76,9 +82,10 @@ def simulate(kernel):
 
 
 class _Recorded:
-    def __init__(self, text, origins, inputs, outputs, structure, recording):
+    def __init__(self, text, origins, inputs, outputs, structure, recording, write_backs):
         self.text, self.origins, self.inputs = text, origins, inputs
         self.outputs, self.structure, self.recording = outputs, structure, recording
+        self.write_backs = write_backs  # [(tensor name, the caller's ndarray)] the kernel wrote
 
 
 def _record_call(kernel, args, kwargs):
@@ -86,46 +93,99 @@ def _record_call(kernel, args, kwargs):
     fn = kernel.fn
     try:
         bound = inspect.signature(fn).bind(*args, **kwargs)
-    except TypeError as e:
+    except (TypeError, ValueError) as e:
         raise Error(f"{kernel.__name__}: error: {e}", 2) from None
     bound.apply_defaults()
     rec = _record.Recording(kernel.__name__, inspect.getsourcefile(fn) or fn.__code__.co_filename, kernel.arch())
-    if _record.active is not None:
-        raise Error(f"{kernel.__name__}: error: a kernel cannot call another @nki.jit kernel", 2)
-    _record.active = rec
-    try:
-        call_args, params, inputs = {}, [], {}
+    with _record.recording_into(rec):
+        params, inputs = [], {}
         for name, value in bound.arguments.items():
-            if isinstance(value, np.ndarray) or (hasattr(value, "__array__") and hasattr(value, "dtype") and
-                                                 hasattr(value, "shape")):
-                array = np.asarray(value)
-                dtype = _dtypes.canonical(array.dtype)
-                if dtype is None:
-                    raise Error(f"{kernel.__name__}: error: parameter '{name}': NumPy dtype {array.dtype} is not one "
-                                "nisa models (float32, float16, int8/16/32, uint8/16/32, bool)", 2)
-                if array.ndim == 0:
-                    raise Error(f"{kernel.__name__}: error: parameter '{name}': a 0-d array is not a tensor", 2)
-                storage = rec.new_storage("shared_hbm", dtype, array.shape, name, role="input")
+            parameter = _parameter(rec, kernel, name, value)
+            if parameter is not None:
+                storage, inputs[storage] = parameter
                 params.append((storage, name))
-                inputs[storage] = array
-                call_args[name] = NkiTensor(storage)
-            else:
-                call_args[name] = value
-        for name, value in call_args.items():
-            bound.arguments[name] = value
+                bound.arguments[name] = NkiTensor(storage)
+        _refuse_shared_writes(params, inputs)
         result = fn(*bound.args, **bound.kwargs)
         outputs, structure = _returned(rec, kernel, result)
         for storage in outputs:
-            if storage.role == "input":
-                storage.role = "inout"
-            elif storage.role == "scratch":
+            if storage.role == "scratch":
                 storage.role = "output"
+        for storage in outputs + [s for s, _ in params if s.written]:
+            if storage.role == "input":
+                storage.role = "inout"  # its final value comes back from the run
         rec.place_on_chip()
         rec.name_tensors(params, outputs)
         text, origins = rec.text()
-    finally:
-        _record.active = None
-    return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec)
+    write_backs = [(s.name, s.caller_array) for s, _ in params if s.written]
+    return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
+
+
+def _is_array(value):
+    """A kernel argument that becomes an HBM tensor: a NumPy array or an
+    array-like with a dtype and shape (a NumPy scalar stays a constant)."""
+    if isinstance(value, np.ndarray):
+        return True
+    return not isinstance(value, np.generic) and all(hasattr(value, a) for a in ("__array__", "dtype", "shape"))
+
+
+def _parameter(rec, kernel, name, value):
+    """(storage, array to run on) for an array argument, else None: other
+    arguments reach the kernel as they are (constants of the recording)."""
+    if not _is_array(value):
+        return None
+    where = f"{kernel.__name__}: error: parameter '{name}'"
+    try:
+        array = np.asarray(value)
+    except Exception as e:  # an array-like's own __array__ failing
+        raise Error(f"{where}: cannot be read as a NumPy array: {e}", 2) from e
+    dtype = _dtypes.canonical(array.dtype)
+    if dtype is None:
+        raise Error(f"{where}: NumPy dtype {array.dtype} is not one nisa models (float32, float16, int8/16/32, "
+                    "uint8/16/32, bool)", 2)
+    if array.ndim == 0:
+        raise Error(f"{where}: a 0-d array is not a tensor", 2)
+    storage = rec.new_storage("shared_hbm", dtype, array.shape, name, role="input")
+    storage.unwritable = _why_unwritable(name, value, dtype)
+    storage.caller_array = value if storage.unwritable is None else None
+    return storage, array
+
+
+def _why_unwritable(name, value, dtype):
+    """Why the caller's `value` cannot take the kernel's writes to it (raised at
+    the kernel's first write, LANGUAGE.md 4), or None."""
+    cannot = f"the kernel writes parameter '{name}', but"
+    if not isinstance(value, np.ndarray):
+        return f"{cannot} it is of type {type(value).__name__}, not a NumPy array, so the write cannot reach the caller " \
+               "(pass a NumPy array)"
+    if not value.flags.writeable:
+        return f"{cannot} the caller's array is read-only (pass a writable array, e.g. a copy)"
+    returned = _dtypes.returned_numpy(dtype)
+    if value.dtype != returned:
+        return f"{cannot} its {_dtypes.nasm_name(dtype)} tensor comes back as {returned}, which the caller's " \
+               f"{value.dtype} array cannot take exactly (pass a {returned} array)"
+    return None
+
+
+def _refuse_shared_writes(params, inputs):
+    """Parameters sharing memory are separate tensors here, so a write to one
+    would not show through the other as it does on the device: refused at
+    the write."""
+    for i, (a, a_name) in enumerate(params):
+        for b, b_name in params[i + 1:]:
+            if a.unwritable and b.unwritable or not _shares_memory(inputs[a], inputs[b]):
+                continue
+            why = f"the kernel writes parameter '{{}}', but it shares memory with parameter '{{}}', and nisa.nki " \
+                  "gives each its own copy (pass separate arrays)"
+            a.unwritable = a.unwritable or why.format(a_name, b_name)
+            b.unwritable = b.unwritable or why.format(b_name, a_name)
+
+
+def _shares_memory(x, y):
+    try:
+        return bool(np.shares_memory(x, y, max_work=100000))
+    except getattr(np, "exceptions", np).TooHardError:
+        return True
 
 
 def _returned(rec, kernel, result):
@@ -175,6 +235,14 @@ def _assemble(recorded):
         raise Error(f"{origin.prefix()} error: {detail}\n  recorded as: {source}", e.exit_status) from None
 
 
+def _write_back(recorded, arrays):
+    """What NKI does on the device: a kernel's writes to a parameter's HBM
+    tensor are seen by the caller (LANGUAGE.md 4). nisa.run itself never
+    modifies its inputs; this is the @nki.jit call's doing."""
+    for name, target in recorded.write_backs:
+        np.copyto(target, arrays[name], casting="no")
+
+
 def to_nasm(kernel, *args, **kwargs):
     """The .nasm text a call of `kernel` with these arguments records."""
     return _record_call(kernel, args, kwargs).text
@@ -182,7 +250,8 @@ def to_nasm(kernel, *args, **kwargs):
 
 def run(kernel, *args, strict=None, profile=False, **kwargs):
     """Calls `kernel` on nisa: NumPy arrays in, NumPy arrays out (a tuple if
-    it returns several). strict: the hazards become errors naming the
+    it returns several); a parameter the kernel wrote takes its final value
+    in the caller's array (LANGUAGE.md 4). strict: the hazards become errors naming the
     kernel's line (`nisa run --strict`); profile: also return the report of
     nisa.run(profile=True)."""
     kernel = jit(kernel)
@@ -191,6 +260,7 @@ def run(kernel, *args, strict=None, profile=False, **kwargs):
     strict = kernel.strict if strict is None else strict
     result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile)
     arrays, report = result if profile else (result, None)
+    _write_back(recorded, arrays)
     value = _rebuild(recorded.structure, arrays)
     return (value, report) if profile else value
 

@@ -68,3 +68,10 @@ def is_float(dtype):
 def boundary_numpy(dtype):
     """The NumPy dtype of a kernel-boundary array holding `dtype` values."""
     return np.dtype(TABLE[dtype][2])
+
+
+def returned_numpy(dtype):
+    """The NumPy dtype of the array a run returns for a `dtype` tensor: the
+    boundary one, except that a bool_ tensor is u8 in the program
+    (LANGUAGE.md 2.2) and comes back as uint8."""
+    return np.dtype(np.uint8) if dtype == "bool_" else boundary_numpy(dtype)

@@ -9,11 +9,14 @@ lives from the first to the last instruction that touches it, and a tile whose
 life is over gives its bytes to later ones (as NKI's allocator does), so a
 kernel that allocates a tile per loop iteration still fits.
 """
+import contextlib
+import functools
 import linecache
 import numbers
 import os
 import re
 import sys
+import threading
 
 from .. import Error
 from . import _dtypes
@@ -40,15 +43,70 @@ _RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
 _RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums reduce_cmd_load, partition_reduce
 
 
-active = None  # the Recording of the kernel call in progress
+# The Recording of the kernel call in progress, one per thread: kernels called
+# at once on different threads each record their own program (LANGUAGE.md 4).
+_state = threading.local()
+
+
+def current():
+    """This thread's kernel call being recorded, or None."""
+    return getattr(_state, "recording", None)
 
 
 def recording():
     """The kernel call being recorded; nki calls outside one are an error."""
-    if active is None:
+    rec = current()
+    if rec is None:
         raise Error("nisa.nki: error: nki.language and nki.isa calls record into a kernel: call them inside a function "
                     "decorated with @nki.jit (after nisa.nki.install())", 2)
-    return active
+    return rec
+
+
+@contextlib.contextmanager
+def recording_into(rec):
+    """Makes `rec` this thread's recording for the kernel's run. A kernel
+    calling another @nki.jit kernel is refused: NKI has no nested kernels."""
+    if current() is not None:
+        raise Error(f"{rec.kernel_name}: error: a kernel cannot call another @nki.jit kernel", 2)
+    _state.recording = rec
+    try:
+        yield rec
+    finally:
+        _state.recording = None
+
+
+class _MissingAttribute(Error, AttributeError):
+    """A nisa.Error that is also an AttributeError, so that hasattr() and
+    getattr(x, name, default) keep working on tensors."""
+
+
+# Python's own errors from bad arguments (a wrong keyword, a string where a
+# shape goes, ...) that an nki call may raise before it checks them itself.
+_PYTHON_ERRORS = (TypeError, ValueError, AttributeError, IndexError, KeyError, ZeroDivisionError, OverflowError)
+
+
+def misuse(message, error_class=Error):
+    """A nisa.Error at the kernel's line when a kernel is being recorded, else
+    one naming nisa.nki (a call made outside any kernel)."""
+    rec = current()
+    if rec is None:
+        return error_class(f"nisa.nki: error: {message}", 2)
+    location = rec.location()
+    return error_class(f"{location.prefix()} error: {message}", 2)
+
+
+def checked(fn, label):
+    """`fn` with Python's errors from bad arguments raised as nisa.Error at
+    the kernel's line ("every problem raises nisa.Error", LANGUAGE.md 4)."""
+    @functools.wraps(fn)
+    def call(*args, **kwargs):
+        try:
+            return fn(*args, **kwargs)
+        except _PYTHON_ERRORS as e:
+            if isinstance(e, Error):  # already located (an AttributeError-like nisa.Error)
+                raise
+            raise misuse(f"{label}: {e}") from e
+    return call
 
 
 class Location:
@@ -65,7 +123,8 @@ class Storage:
     """One declared tensor: an HBM array (kernel parameter, output or scratch)
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
-    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None):
+    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, owner=None):
+        self.owner = owner  # the Recording that declared it
         self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
         self.buffer = region if region in ("sbuf", "psum") else "hbm"
         self.dtype = dtype  # NKI spelling
@@ -82,6 +141,10 @@ class Storage:
         self.fresh_result = None  # index of the one instruction that produced it (an op's return value)
         self.aliased = False  # a view of it was taken: it can no longer be retargeted
         self.matmul_written = False  # a PSUM tile some nc_matmul already wrote (accumulate=None)
+        # A kernel parameter: the caller's array, which takes the tensor's final
+        # value when the kernel writes it (LANGUAGE.md 4), or why it cannot.
+        self.caller_array = None
+        self.unwritable = None
 
     @property
     def on_chip(self):
@@ -144,7 +207,7 @@ class Recording:
                                  f"{tuple(shape)}", location)
         if any((not isinstance(d, int)) or d < 1 for d in shape):
             raise self.error(f"shape {tuple(shape)}: dimensions must be positive integers", location)
-        storage = Storage(region, dtype, shape, location, _assigned_name(location) or hint, user_name, role)
+        storage = Storage(region, dtype, shape, location, _assigned_name(location) or hint, user_name, role, self)
         self.storages.append(storage)
         return storage
 
@@ -163,6 +226,11 @@ class Recording:
             storage = getattr(value, "storage", None)
             if storage is None:
                 continue
+            if storage.owner is not self:
+                raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
+                                 "made it", instruction.location)
+            if key in writes and storage.unwritable:
+                raise self.error(storage.unwritable, instruction.location)
             if storage.first_use is None:
                 storage.first_use = index
             storage.last_use = index

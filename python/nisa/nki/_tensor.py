@@ -8,10 +8,11 @@ declared tensor where one says the same (`x[0:128, 512:1024]`), else an
 access pattern with the offset counted from the tensor's start
 (`x.ap(pattern=[[512, 128], [1, 64]], offset=K)`, LANGUAGE.md 2.3).
 """
+import inspect
 import numbers
 
 from . import _dtypes
-from ._record import recording
+from ._record import _MissingAttribute, checked, misuse, recording
 
 
 class DynSlice:
@@ -112,6 +113,14 @@ class NkiTensor:
         return f"NkiTensor({self.render() if self.storage.name else self.name}, shape={self.shape}, dtype={self.dtype}, " \
                f"buffer={self.buffer})"
 
+    def __getattr__(self, name):
+        # Only reached for a name NkiTensor does not have: a nisa.Error that is
+        # also an AttributeError, so that hasattr() still answers False.
+        if name.startswith("__"):
+            raise AttributeError(name)
+        raise misuse(f"a tensor has no attribute '{name}' (nisa.nki models NKI 0.6's NkiTensor: shape, dtype, "
+                     "buffer, views such as reshape, ap, broadcast_to, select)", _MissingAttribute)
+
     def _view(self, offset, pattern):
         self.storage.aliased = True
         return NkiTensor(self.storage, offset, pattern)
@@ -143,6 +152,9 @@ class NkiTensor:
             if isinstance(k, DynSlice):
                 if not (_is_int(k.start) and _is_int(k.size)):
                     raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
+                if k.start < 0 or k.size < 1:
+                    raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at least 0 and "
+                                    "the size at least 1")
                 k = slice(int(k.start), int(k.start) + int(k.size))
             if not isinstance(k, slice):
                 if isinstance(k, NkiTensor):
@@ -283,6 +295,8 @@ class NkiTensor:
 
     def broadcast_to(self, shape):
         rec = recording()
+        if not isinstance(shape, (tuple, list)) or not all(_is_int(d) for d in shape):
+            raise rec.error(f"broadcast_to {shape!r}: expected a tuple of integers")
         shape = tuple(shape)
         if len(shape) != self.ndim:
             raise rec.error(f"broadcast_to {shape}: must have the rank of {self.shape}")
@@ -378,6 +392,33 @@ class NkiTensor:
         from . import language
         return language.negative(self)
 
+    # Python operators nisa.nki does not lower: a nisa.Error at the kernel's
+    # line rather than Python's TypeError.
+    def _refuse(what, hint):
+        def refuse(self, *args):
+            raise misuse(f"{what} on a tensor is not modeled: {hint}")
+        return refuse
+
+    __lt__ = _refuse("'<'", "use nl.less (or nl.greater)")
+    __le__ = _refuse("'<='", "use nl.less_equal (or nl.greater_equal)")
+    __gt__ = _refuse("'>'", "use nl.greater (or nl.less)")
+    __ge__ = _refuse("'>='", "use nl.greater_equal (or nl.less_equal)")
+    __matmul__ = __rmatmul__ = _refuse("'@'", "use nisa.nc_matmul")
+    __iter__ = _refuse("iterating", "loop over nl.affine_range(n) and index the tensor")
+    __float__ = __int__ = __index__ = _refuse("a Python number", "a tile's values are not known while the kernel "
+                                             "is recorded (NKI traces, it does not compute)")
+    del _refuse
+
+
+
+# Views and operators raise nisa.Error at the kernel's line on bad arguments
+# (a string for a shape, a wrong keyword), whatever Python would have raised.
+for _name, _method in list(vars(NkiTensor).items()):
+    if inspect.isfunction(_method) and (not _name.startswith("_") or _name in (
+            "__getitem__", "__setitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+            "__truediv__", "__rtruediv__", "__pow__", "__neg__")):
+        setattr(NkiTensor, _name, checked(_method, f"tensor.{_name.strip('_')}"))
+del _name, _method
 
 def _slice_text(k):
     text = f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}"
@@ -385,7 +426,10 @@ def _slice_text(k):
 
 
 def _infer_shape(rec, shape, total):
-    shape = [int(d) for d in (shape if isinstance(shape, (tuple, list)) else (shape,))]
+    dims = shape if isinstance(shape, (tuple, list)) else (shape,)
+    if not all(_is_int(d) for d in dims):
+        raise rec.error(f"shape {shape!r}: expected integers")
+    shape = [int(d) for d in dims]
     if shape.count(-1) > 1:
         raise rec.error(f"shape {tuple(shape)}: at most one -1")
     known = 1

@@ -12,7 +12,7 @@ import numbers
 from enum import Enum
 
 from . import language as nl
-from ._record import recording
+from ._record import checked, recording
 from ._tensor import NkiTensor
 
 
@@ -327,7 +327,8 @@ def _make_not_modeled(name):
 
 
 for _name in SIGNATURES:
-    globals()[_name] = _make_instruction(_name)
+    globals()[_name] = checked(_make_instruction(_name), f"nisa.{_name}")
 for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
+get_nc_version = checked(get_nc_version, "nisa.get_nc_version")
 del _name

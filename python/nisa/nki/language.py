@@ -9,12 +9,13 @@ Operators also serve as `op=` values of nki.isa calls (`op=nl.add`).
 """
 import builtins
 import contextlib
+import inspect
 import numbers
 
 import numpy as np
 
 from . import _dtypes
-from ._record import recording
+from ._record import checked, recording
 from ._tensor import DynSlice, NkiTensor
 
 # --- dtypes and buffers (NKI 0.6: DType = str) ------------------------------
@@ -96,9 +97,10 @@ def _dtype(dtype, what="dtype"):
 
 
 def _shape(shape):
-    if isinstance(shape, numbers.Integral):
-        return (int(shape),)
-    return tuple(int(d) for d in shape)
+    dims = (shape,) if isinstance(shape, numbers.Integral) else shape
+    if not isinstance(dims, (tuple, list)) or not builtins.all(isinstance(d, numbers.Integral) for d in dims):
+        raise recording().error(f"shape {shape!r}: expected a tuple of integers")
+    return tuple(int(d) for d in dims)
 
 
 def new_tensor(shape, dtype, buffer=sbuf, name="", hint=None):
@@ -170,6 +172,9 @@ def load(src, dtype=None):
 
 def store(dst, value):
     rec = recording()
+    if not isinstance(dst, NkiTensor):
+        raise rec.error(f"nl.store(dst, value): dst must be a tensor, not a {type(dst).__name__} (a kernel argument "
+                        "other than an array is a plain Python value: pass a NumPy array)")
     if isinstance(value, numbers.Number):
         shape = dst.shape if len(dst.shape) > 1 else (1,) + dst.shape
         tile = new_tensor(shape, dst.dtype, sbuf, "", "value")
@@ -293,7 +298,7 @@ def _binary(op, x, y, dtype=None):
 def _make_binary(op):
     def fn(x, y, dtype=None):
         return _binary(op, x, y, dtype)
-    fn.__name__ = op
+    fn.__name__ = fn.__qualname__ = op
     fn.__doc__ = f"nki.language.{op}: element-wise, lowered to tensor_tensor or tensor_scalar op={op}."
     return fn
 
@@ -347,7 +352,7 @@ def _unary(function, x, dtype=None):
 def _make_unary(function):
     def fn(x, dtype=None):
         return _unary(function, x, dtype)
-    fn.__name__ = function
+    fn.__name__ = fn.__qualname__ = function
     fn.__doc__ = f"nki.language.{function}: lowered to activation op={function}."
     return fn
 
@@ -378,7 +383,9 @@ def _reduce(op, x, axis, dtype, keepdims, hint):
     rec = recording()
     if not isinstance(x, NkiTensor) or not x.storage.on_chip:
         raise rec.error(f"nl.{hint} takes an SBUF or PSUM tile")
-    axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
+    axes = [axis] if isinstance(axis, numbers.Integral) else list(axis) if isinstance(axis, (tuple, list)) else None
+    if not axes or not builtins.all(isinstance(a, numbers.Integral) for a in axes):
+        raise rec.error(f"nl.{hint}(axis={axis!r}): expected an integer or a tuple of integers")
     axes = sorted(int(a) + x.ndim if a < 0 else int(a) for a in axes)
     if not axes or axes[0] < 1 or axes[-1] >= x.ndim or axes != list(range(axes[0], x.ndim)):
         raise rec.error(f"nl.{hint}(axis={axis}): the axes must be the last free dimensions of the tile "
@@ -420,7 +427,7 @@ def mean(x, axis, dtype=None, keepdims=False):
 def _not_modeled(name, why):
     def fn(*args, **kwargs):
         raise recording().error(f"nl.{name} is not modeled by nisa: {why}")
-    fn.__name__ = name
+    fn.__name__ = fn.__qualname__ = name
     return fn
 
 
@@ -448,3 +455,11 @@ NUMPY_OPS = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np
              np.exp: "exp", np.log: "log", np.tanh: "tanh", np.sqrt: "sqrt", np.square: "square", np.abs: "abs",
              np.sign: "sign", np.sin: "sin", np.arctan: "arctan", np.reciprocal: "reciprocal",
              np.divide: "divide"}
+
+
+# Every public call raises nisa.Error at the kernel's line on bad arguments,
+# whatever Python would have raised (LANGUAGE.md 4).
+for _name, _fn in list(globals().items()):
+    if inspect.isfunction(_fn) and _fn.__module__ == __name__ and not _name.startswith("_"):
+        globals()[_name] = checked(_fn, f"nl.{_name}")
+del _name, _fn
