@@ -191,3 +191,12 @@ def stores_into_a_list(a, lst):
 
 def test_storing_into_a_list_argument_raises_at_the_store():
     stored_into_raises(stores_into_a_list, "stores_into_a_list", eighths((128, 8), 16), [[0.0] * 8] * 128)
+
+
+def test_big_endian_parameters_are_read_and_written_back_exactly():
+    a = eighths((128, 64), 11).astype(">f4")
+    b = eighths((128, 64), 12)
+    expected = a.astype(np.float32) + b
+    add_into(a, b)
+    assert a.dtype == np.dtype(">f4")  # the caller's array keeps its byte order
+    np.testing.assert_array_equal(a.astype(np.float32), expected)

@@ -161,7 +161,7 @@ def _why_unwritable(name, value, dtype):
     if not value.flags.writeable:
         return f"{cannot} the caller's array is read-only (pass a writable array, e.g. a copy)"
     returned = _dtypes.returned_numpy(dtype)
-    if value.dtype != returned:
+    if value.dtype.newbyteorder("=") != returned:  # any byte order takes the values exactly
         return f"{cannot} its {_dtypes.nasm_name(dtype)} tensor comes back as {returned}, which the caller's " \
                f"{value.dtype} array cannot take exactly (pass a {returned} array)"
     return None
@@ -240,7 +240,7 @@ def _write_back(recorded, arrays):
     tensor are seen by the caller (LANGUAGE.md 4). nisa.run itself never
     modifies its inputs; this is the @nki.jit call's doing."""
     for name, target in recorded.write_backs:
-        np.copyto(target, arrays[name], casting="no")
+        np.copyto(target, arrays[name], casting="equiv")
 
 
 def to_nasm(kernel, *args, **kwargs):
