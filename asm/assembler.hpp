@@ -12,7 +12,7 @@
 
 namespace nisa {
 
-// Bounded (asm/diagnostic_text.hpp, LANGUAGE.md "Limits"): a message of at
+// Bounded (asm/diagnostic_text.hpp, LANGUAGE.md 2.6): a message of at
 // most ~1 KB, an excerpt of the line rather than the line, and at most 64 KiB
 // of formatted text for all diagnostics of one assembly together.
 struct Diagnostic {

@@ -1,4 +1,4 @@
-// The text of a diagnostic, bounded (LANGUAGE.md 1, "Limits"): a message is
+// The text of a diagnostic, bounded (LANGUAGE.md 1 and 2.6): a message is
 // cut to kMaxMessageBytes and a source line to an excerpt of about
 // kExcerptBytes around the column, so that one error on a 10 MB generated
 // line costs a few hundred bytes, not a copy of the line (issue 24).

@@ -1,6 +1,6 @@
 // Diagnostics of the assembler: the did-you-mean helper and the collector
 // that caps a run at kMaxErrors and kMaxDiagnosticBytes (LANGUAGE.md section 1:
-// report every error, not only the first; "Limits"). format_diagnostic is
+// report every error, not only the first; 2.6 Limits). format_diagnostic is
 // declared in assembler.hpp.
 #pragma once
 #include <string>
