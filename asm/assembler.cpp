@@ -5,10 +5,13 @@
 #include "assembler.hpp"
 
 #include <algorithm>
+#include <bit>
 #include <unordered_map>
 
+#include "diagnostic_text.hpp"
 #include "diagnostics.hpp"
 #include "line_parsers.hpp"
+#include "nbin_format.hpp"
 #include "tensor_allocator.hpp"
 
 namespace nisa {
@@ -51,23 +54,26 @@ struct Driver {
   std::size_t cached_tokens = 0;
   std::vector<std::size_t> open_repts;  // lines of the .rept loops being executed, outermost first
   AssembleLimits limits;
-  int64_t executed = 0;
+  std::size_t max_tensors = 0;  // of the .nbin format (nbin::max_tensor_count)
+  int64_t instructions = 0;
+  int64_t rept_lines = 0;
   int64_t iterations = 0;
   bool stopped = false;
 
-  // Counts one more of `what` against its limit; beyond it, reports the
-  // error at the outermost loop (where the count must change) and stops.
-  bool within_limit(int64_t& counter, int64_t limit, const char* what, std::size_t line, int column) {
-    if (++counter <= limit) return true;
-    std::size_t at = line;
-    if (!open_repts.empty()) {
-      at = open_repts.front();
-      tokenize_line(lines[at], toks);
-      column = toks[0].column;
-    }
-    diags.error(static_cast<int>(at) + 1, column,
-                ".rept expansion exceeds the assembler's limit of " + std::to_string(limit) + " " + what);
+  // A resource limit (LANGUAGE.md 2.6) is reported once, where it was first
+  // exceeded, and ends the assembly.
+  void limit_exceeded(std::size_t line, int column, std::string message) {
+    diags.error(static_cast<int>(line) + 1, column, std::move(message));
     stopped = true;
+  }
+
+  // Counts one more of a .rept limit's `what`; beyond the limit, reports it
+  // at the outermost .rept being run (where the count must change) and stops.
+  bool within_rept_limit(int64_t& counter, int64_t limit, const char* what) {
+    if (++counter <= limit) return true;
+    const std::size_t at = open_repts.front();
+    tokenize_line(lines[at], toks);  // the caller returns at once: `toks` is free
+    limit_exceeded(at, toks[0].column, ".rept expansion exceeds the assembler's limit of " + std::to_string(limit) + " " + what);
     return false;
   }
 
@@ -117,10 +123,9 @@ struct Driver {
     const std::string var_name(var.text);
     const std::size_t body_end = matching_endr.at(i);
     open_repts.push_back(i);
-    const int column = t[0].column;
     for (int64_t k = 0; k < count && !stopped; ++k) {
       // An empty body executes no line: iterations have their own limit.
-      if (!within_limit(iterations, limits.rept_iterations, "iterations", i, column)) break;
+      if (!within_rept_limit(iterations, limits.rept_iterations, "iterations")) break;
       state.rept_vars.emplace_back(var_name, ExprValue::integer(k));
       run(i + 1, body_end);
       state.rept_vars.pop_back();
@@ -133,12 +138,19 @@ struct Driver {
     if (t[0].kind == TokenKind::directive) {
       const std::string_view d = t[0].text;
       if (d == "hbm" || d == "sbuf" || d == "psum") {
+        if (state.program.tensors.size() >= max_tensors)
+          return limit_exceeded(i, t[0].column, "too many tensors: a program declares at most " + std::to_string(max_tensors) +
+                                                    " tensors (what the .nbin's " + std::to_string(std::countr_zero(max_tensors)) +
+                                                    "-bit tensor fields can name)");
         state.body_started = true;
         parse_declaration(state, diags, t, line);
       } else {
         parse_directive(state, t, line);
       }
     } else {
+      if (++instructions > limits.instructions)
+        return limit_exceeded(i, t[0].column, "too many instructions: a program has at most " + std::to_string(limits.instructions) +
+                                                  " instructions (each .rept iteration's copy counted)");
       parse_instruction(state, diags, t, line);
     }
   }
@@ -153,7 +165,7 @@ struct Driver {
       if (kinds[i] == LineKind::skip) continue;
       const int line = static_cast<int>(i) + 1;
       const std::vector<Token>& t = tokens_of(i);
-      if (!within_limit(executed, limits.executed_lines, "executed lines", i, t[0].column)) return;
+      if (!open_repts.empty() && !within_rept_limit(rept_lines, limits.rept_lines, "lines run by .rept bodies")) return;
       try {
         if (kinds[i] == LineKind::rept) {
           const auto match = matching_endr.find(i);
@@ -202,7 +214,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
                         const AssembleLimits& limits) {
   if (source.size() > UINT32_MAX) {
     AssembleResult too_large;
-    too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", ""});
+    too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", "", 0});
     return too_large;
   }
   // First pass, as the lines are found: lexer errors, and which lines are
@@ -217,12 +229,15 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
     } catch (SourceError& e) {
       kinds.push_back(LineKind::skip);
       // Each on its own line, so distinct: beyond the cap the list ignores them.
-      if (lexer_errors.size() <= kMaxErrors) lexer_errors.emplace_back(static_cast<int>(i) + 1, std::move(e));
+      if (lexer_errors.size() <= kMaxErrors) {
+        e.message = bounded_message(std::move(e.message));
+        lexer_errors.emplace_back(static_cast<int>(i) + 1, std::move(e));
+      }
     }
   });
   DiagnosticList diags(file_name, lines);
   for (auto& [line, e] : lexer_errors) diags.error(line, e.column, std::move(e.message));
-  Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, limits, 0, 0, false};
+  Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, limits, nbin::max_tensor_count(spec), 0, 0, 0, false};
   driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;

@@ -9,6 +9,7 @@
 #include "assembler.hpp"
 #include "expression.hpp"
 #include "program.hpp"
+#include "program_check.hpp"
 #include "spec.hpp"
 
 namespace nisa {
@@ -39,6 +40,7 @@ struct AssemblyState {
   uint64_t tensor_initials = 0;  // bit c % 64 set for the first character c of some tensor name
   uint64_t tensor_lengths = 0;   // bit n % 64 set for the length n of some tensor name
   std::vector<TensorSite> tensor_sites;                        // parallel to program.tensors
+  TensorChecker tensor_checker;                                // each declaration against the earlier ones
   int arch_line = 0;                // line of .arch, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc

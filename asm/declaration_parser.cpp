@@ -105,7 +105,7 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
   state.program.tensors.push_back(std::move(t));
   state.add_tensor_name(state.program.tensors.back().name, index);
   if (!site.poisoned) {
-    for (const CheckFailure& f : check_tensor(state.spec, state.program, index)) {
+    for (const CheckFailure& f : state.tensor_checker.check(state.spec, state.program, index)) {
       diags.error(line, site.column, f.message);
       site.poisoned = true;
     }

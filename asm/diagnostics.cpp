@@ -2,19 +2,9 @@
 
 #include <algorithm>
 
-namespace nisa {
+#include "diagnostic_text.hpp"
 
-std::string format_diagnostic(const Diagnostic& d) {
-  if (d.line <= 0) return d.file + ": error: " + d.message + "\n";
-  std::string out = d.file + ":" + std::to_string(d.line) + ":" + std::to_string(d.column) + ": error: " + d.message + "\n";
-  out += d.source_line + "\n";
-  // Tabs stay tabs so the caret lines up under the same character.
-  std::string pad;
-  for (int i = 0; i + 1 < d.column; ++i)
-    pad += (static_cast<std::size_t>(i) < d.source_line.size() && d.source_line[static_cast<std::size_t>(i)] == '\t') ? '\t' : ' ';
-  out += pad + "^\n";
-  return out;
-}
+namespace nisa {
 
 namespace {
 
@@ -80,18 +70,26 @@ bool DiagnosticList::reported_at(int line, int column) const {
   return false;
 }
 
+void DiagnosticList::stop() {
+  list_.push_back(Diagnostic{file_, 0, 0, "too many errors, stopped after " + std::to_string(list_.size()), "", 0});
+  full_ = true;
+}
+
 void DiagnosticList::error(int line, int column, std::string message) {
   if (full_) return;
-  Diagnostic d{file_, line, column, std::move(message),
-               line >= 1 && static_cast<std::size_t>(line) <= lines_.size() ? std::string(lines_[static_cast<std::size_t>(line - 1)]) : ""};
+  message = bounded_message(std::move(message));
   // A .rept body repeats its errors once per iteration: report each once.
   for (const auto& e : list_)
-    if (e.line == d.line && e.column == d.column && e.message == d.message) return;
-  if (list_.size() == kMaxErrors) {
-    list_.push_back(Diagnostic{file_, 0, 0, "too many errors, stopped after " + std::to_string(kMaxErrors), ""});
-    full_ = true;
-    return;
-  }
+    if (e.line == line && e.column == column && e.message == message) return;
+  if (list_.size() == kMaxErrors) return stop();
+  Diagnostic d{file_, line, column, std::move(message), "", 0};
+  // Only an excerpt of the line is kept (a generated line may be megabytes).
+  if (line >= 1 && static_cast<std::size_t>(line) <= lines_.size())
+    d.source_line = line_excerpt(lines_[static_cast<std::size_t>(line - 1)], column, d.caret);
+  // Room is kept for the final line (the file's name and ~60 characters).
+  const std::size_t bytes = format_diagnostic(d).size();
+  if (bytes_ + bytes + file_.size() + 64 > kMaxDiagnosticBytes) return stop();
+  bytes_ += bytes;
   list_.push_back(std::move(d));
 }
 

@@ -116,6 +116,9 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   item_of.assign(is.operands.size(), -1);
   int previous = -1;
   for (std::size_t k = 0; k < items.size(); ++k) {
+    // A full list takes no more errors: building them (a did-you-mean each)
+    // for a generated line of a million bad keys only cost time.
+    if (diags.full()) return;
     // Keys mostly come in spec order: try the operand after the last one first.
     const std::string_view key = items[k].key->text;
     const auto guess = static_cast<std::size_t>(previous + 1);

@@ -1,6 +1,6 @@
 // nisa asm (LANGUAGE.md section 1): assemble, print every diagnostic, and
 // write the .nbin only when there were none (output_files.hpp: no partial
-// output, never over the source).
+// output, never over the source), to a file or with `-o -` to stdout.
 #include <iostream>
 
 #include "assembler.hpp"
@@ -33,11 +33,17 @@ std::string_view as_chars(const std::vector<uint8_t>& bytes) {
 
 int command_asm(const AsmOptions& o) {
   const Spec& spec = active_spec();
-  OutputSet outputs;
-  outputs.add_input(o.input);
   const std::string output = o.output.empty() ? default_output(o.input) : o.output;
-  outputs.add_output(output, std::string_view(), "-o");
-  outputs.check();  // before the work: `-o` naming the source is refused at once
+  // Before the work: `-o` naming the source or a directory, or `-o -` on a
+  // terminal, is refused at once.
+  if (is_standard_output(output)) {
+    refuse_binary_on_terminal("-o -");
+  } else {
+    OutputSet outputs;
+    outputs.add_input(o.input);
+    outputs.add_output(output, std::string_view(), "-o");
+    outputs.check();
+  }
   const FileText source(o.input);
   // About one instruction per 60 bytes of source in generated code: a
   // reservation guess (only address space) that saves regrowth copies.
@@ -51,6 +57,10 @@ int command_asm(const AsmOptions& o) {
   const NbinEncoder::Parts parts = encoder.finish(result.program);
   std::vector<std::string_view> file{as_chars(parts.head)};
   for (const std::vector<uint8_t>& chunk : parts.stream) file.push_back(as_chars(chunk));
+  if (is_standard_output(output)) {
+    write_standard_output(file);
+    return kExitOk;
+  }
   OutputSet result_file;
   result_file.add_input(o.input);
   result_file.add_output(output, file, "-o");

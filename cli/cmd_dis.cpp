@@ -1,4 +1,4 @@
-// nisa dis (LANGUAGE.md section 1): .nbin -> canonical .nasm on stdout or -o.
+// nisa dis (LANGUAGE.md section 1): .nbin -> canonical .nasm on stdout (no -o, or -o -) or -o FILE.
 #include <iostream>
 
 #include "commands.hpp"
@@ -13,15 +13,16 @@ namespace nisa {
 
 int command_dis(const DisOptions& o) {
   const Spec& spec = active_spec();
-  OutputSet outputs;
-  outputs.add_input(o.input);
-  if (!o.output.empty()) {
+  const bool to_stdout = o.output.empty() || is_standard_output(o.output);
+  if (!to_stdout) {
+    OutputSet outputs;
+    outputs.add_input(o.input);
     outputs.add_output(o.output, std::string_view(), "-o");
-    outputs.check();  // before the work: `-o` naming the binary is refused at once
+    outputs.check();  // before the work: `-o` naming the binary or a directory is refused at once
   }
   Program program = decode_program(spec, read_nbin_file(o.input), o.input);
   std::string text = disassemble(spec, program);
-  if (o.output.empty()) {
+  if (to_stdout) {
     std::cout << text;  // main() checks that stdout took it
     return kExitOk;
   }

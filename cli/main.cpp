@@ -68,7 +68,7 @@ int run(int argc, char** argv) {
   if (wanted("asm")) {
     asm_cmd = app.add_subcommand("asm", "assemble a .nasm program into a .nbin binary");
     asm_cmd->add_option("program", asm_opts.input, "PROG.nasm")->required()->check(kNonEmptyPath);
-    asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin)")->check(kNonEmptyPath);
+    asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin; - for stdout)")->check(kNonEmptyPath);
   }
 
   DisOptions dis_opts;
@@ -76,7 +76,7 @@ int run(int argc, char** argv) {
   if (wanted("dis")) {
     dis_cmd = app.add_subcommand("dis", "disassemble a .nbin binary to canonical .nasm text");
     dis_cmd->add_option("binary", dis_opts.input, "PROG.nbin")->required()->check(kNonEmptyPath);
-    dis_cmd->add_option("-o,--output", dis_opts.output, "output .nasm (default: stdout)")->check(kNonEmptyPath);
+    dis_cmd->add_option("-o,--output", dis_opts.output, "output .nasm (default, or -: stdout)")->check(kNonEmptyPath);
   }
 
   RunOptions run_opts;

@@ -14,23 +14,16 @@ constexpr int64_t kMaxHbmTensorBytes = int64_t{1} << 30;
 // And of all HBM tensors together (nisa run allocates every one of them).
 constexpr int64_t kMaxHbmTotalBytes = int64_t{4} << 30;
 
-// Bytes of the HBM tensors before `index` that passed their own size check.
-int64_t hbm_bytes_before(const Program& program, int index) {
-  int64_t total = 0;
-  for (int i = 0; i < index; ++i) {
-    const TensorDecl& t = program.tensors[static_cast<std::size_t>(i)];
-    if (t.memory != Memory::hbm || static_cast<int>(t.dtype) >= kDtypeCount) continue;
-    int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
-    for (int64_t d : t.shape) {
-      if (d < 1 || d > kMaxHbmTensorBytes || bytes > kMaxHbmTensorBytes / d) {
-        bytes = 0;  // refused by its own check
-        break;
-      }
-      bytes *= d;
-    }
-    total += bytes <= kMaxHbmTensorBytes ? bytes : 0;
+// The bytes of an HBM tensor that passes its own size check, else 0 (its
+// own check reports it; it adds nothing to the total).
+int64_t valid_hbm_bytes(const TensorDecl& t) {
+  if (t.memory != Memory::hbm || static_cast<int>(t.dtype) >= kDtypeCount) return 0;
+  int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
+  for (int64_t d : t.shape) {
+    if (d < 1 || d > kMaxHbmTensorBytes || bytes > kMaxHbmTensorBytes / d) return 0;
+    bytes *= d;
   }
-  return total;
+  return bytes <= kMaxHbmTensorBytes ? bytes : 0;
 }
 
 bool valid_identifier(const std::string& s) {
@@ -42,9 +35,9 @@ bool valid_identifier(const std::string& s) {
   return true;
 }
 
-}  // namespace
-
-std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program, int index) {
+// Tensor `index` on its own, given whether an earlier tensor has its name
+// and the bytes of the earlier HBM tensors (TensorChecker, check_tensor).
+std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& program, int index, bool name_taken, int64_t hbm_bytes_before) {
   std::vector<CheckFailure> out;
   auto fail = [&](std::string m) { out.push_back({-1, std::move(m)}); };
   if (index < 0 || static_cast<std::size_t>(index) >= program.tensors.size()) {
@@ -58,8 +51,7 @@ std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program,
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(index)];
   const std::string name = "tensor '" + t.name + "'";
   if (!valid_identifier(t.name)) fail("tensor name '" + t.name + "' is not an identifier");
-  for (int i = 0; i < index; ++i)
-    if (program.tensors[static_cast<std::size_t>(i)].name == t.name) fail(name + " is declared twice");
+  if (name_taken) fail(name + " is declared twice");
   if (static_cast<int>(t.dtype) >= kDtypeCount) {
     fail(name + " has an unknown dtype");
     return out;
@@ -89,8 +81,8 @@ std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program,
   if (t.memory == Memory::hbm) {
     if (elements * size > kMaxHbmTensorBytes)
       fail(name + " needs " + std::to_string(elements * size) + " bytes; the model allows at most " + std::to_string(kMaxHbmTensorBytes));
-    else if (hbm_bytes_before(program, index) + elements * size > kMaxHbmTotalBytes)
-      fail(name + " brings the HBM tensors to " + std::to_string(hbm_bytes_before(program, index) + elements * size) +
+    else if (hbm_bytes_before + elements * size > kMaxHbmTotalBytes)
+      fail(name + " brings the HBM tensors to " + std::to_string(hbm_bytes_before + elements * size) +
            " bytes; the model allows at most " + std::to_string(kMaxHbmTotalBytes) + " in all");
     if (t.role == Role::none) fail(name + " in hbm needs a role (input, output, inout or scratch)");
     if (t.init != InitKind::none && t.role != Role::input && t.role != Role::inout)
@@ -132,6 +124,28 @@ std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program,
     fail(name + " has an INIT value without '= INIT'");
   }
   return out;
+}
+
+}  // namespace
+
+std::vector<CheckFailure> TensorChecker::check(const Spec& spec, const Program& program, int index) {
+  const bool valid_index = index >= 0 && static_cast<std::size_t>(index) < program.tensors.size();
+  const bool name_taken = valid_index && !names_.insert(program.tensors[static_cast<std::size_t>(index)].name).second;
+  std::vector<CheckFailure> out = check_declaration(spec, program, index, name_taken, hbm_bytes_);
+  if (valid_index) hbm_bytes_ += valid_hbm_bytes(program.tensors[static_cast<std::size_t>(index)]);
+  return out;
+}
+
+std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program, int index) {
+  bool name_taken = false;
+  int64_t hbm_bytes_before = 0;
+  if (index >= 0 && static_cast<std::size_t>(index) < program.tensors.size())
+    for (int i = 0; i < index; ++i) {
+      const TensorDecl& earlier = program.tensors[static_cast<std::size_t>(i)];
+      name_taken = name_taken || earlier.name == program.tensors[static_cast<std::size_t>(index)].name;
+      hbm_bytes_before += valid_hbm_bytes(earlier);
+    }
+  return check_declaration(spec, program, index, name_taken, hbm_bytes_before);
 }
 
 }  // namespace nisa

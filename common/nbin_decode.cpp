@@ -174,7 +174,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     tensor_at.push_back(r.pos);
     p.tensors.push_back(read_tensor(r, p));
   }
-  for (std::size_t i = 0; i < tensor_count; ++i) nbin::validate_tensor(spec, p, static_cast<int>(i), file_name, tensor_at[i]);
+  nbin::validate_tensors(spec, p, file_name, tensor_at);
 
   // Line table, before the stream so that errors in it can name source lines.
   p.file = r.text("source file name");

@@ -16,9 +16,12 @@ namespace {
 
 }  // namespace
 
-void validate_tensor(const Spec& spec, const Program& p, int tensor, const std::string& file, std::size_t at) {
-  std::vector<CheckFailure> failures = check_tensor(spec, p, tensor);
-  if (!failures.empty()) fail(file, "tensor record: " + failures.front().message, at);
+void validate_tensors(const Spec& spec, const Program& p, const std::string& file, const std::vector<std::size_t>& record_at) {
+  TensorChecker checker;
+  for (std::size_t i = 0; i < p.tensors.size(); ++i) {
+    std::vector<CheckFailure> failures = checker.check(spec, p, static_cast<int>(i));
+    if (!failures.empty()) fail(file, "tensor record: " + failures.front().message, record_at.at(i));
+  }
 }
 
 void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, const std::string& file,

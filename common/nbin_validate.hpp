@@ -11,8 +11,10 @@
 
 namespace nisa::nbin {
 
-// Throws InputError("FILE: error: tensor NAME: <reason> at byte AT").
-void validate_tensor(const Spec& spec, const Program& p, int tensor, const std::string& file, std::size_t at);
+// Checks every tensor of `p` in order (TensorChecker); throws
+// InputError("FILE: error: tensor record: <reason> at byte AT"), AT the
+// offending record's offset from `record_at`.
+void validate_tensors(const Spec& spec, const Program& p, const std::string& file, const std::vector<std::size_t>& record_at);
 
 // Throws InputError("FILE: error: WHERE, operand X: <reason> at byte B"), B the
 // operand's field offset (operand_at) or the instruction's (at).

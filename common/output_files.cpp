@@ -42,6 +42,7 @@ struct FileIdentity {
   std::string resolved;
   bool exists = false;
   bool device = false;  // character device or FIFO: written through, may repeat
+  bool directory = false;
   dev_t dev = 0;
   ino_t ino = 0;
   nlink_t links = 0;
@@ -56,6 +57,7 @@ FileIdentity identity_of(const std::string& path) {
   if (::stat(path.c_str(), &st) == 0) {
     id.exists = true;
     id.device = S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode);
+    id.directory = S_ISDIR(st.st_mode);
     id.dev = st.st_dev;
     id.ino = st.st_ino;
     id.links = st.st_nlink;
@@ -112,6 +114,9 @@ void OutputSet::check() const {
   for (const Output& out : outputs_) {
     if (out.path.empty()) throw InputError("nisa: error: " + out.what + ": the path is empty");
     const FileIdentity id = identity_of(out.path);
+    // Found here, not at the rename: by then the other outputs were in place
+    // (issue 24: `--trace DIR` left the dumps behind).
+    if (id.directory) cannot_write(out.path, EISDIR);
     if (id.device) continue;  // /dev/null twice, or as an input too, harms nothing
     for (std::size_t i = 0; i < inputs.size(); ++i)
       if (same_file(id, inputs[i]))
@@ -186,6 +191,15 @@ void OutputSet::commit() {
     forget_temp_file(s.temp);
     s.temp.clear();
   }
+}
+
+void refuse_binary_on_terminal(const std::string& what) {
+  if (::isatty(STDOUT_FILENO))
+    throw InputError("nisa: error: " + what + ": refusing to write binary data to a terminal; redirect standard output (> FILE or | COMMAND)");
+}
+
+void write_standard_output(const std::vector<std::string_view>& parts) {
+  for (std::string_view part : parts) std::cout.write(part.data(), static_cast<std::streamsize>(part.size()));
 }
 
 void create_folder(const std::string& dir) {

@@ -2,9 +2,10 @@
 // nothing is written on failure). A command adds all its outputs (-o, every
 // --dump and --dump-state .npy, --trace) and commits them once, at the end:
 //
-//   - Each output is checked first: not empty, not the same file as an input
-//     (same device and inode, or the same path once resolved) nor as another
-//     output of the command. Exit 2 before anything is written.
+//   - Each output is checked first: not empty, not an existing directory, not
+//     the same file as an input (same device and inode, or the same path once
+//     resolved) nor as another output of the command. Exit 2 before anything
+//     is written.
 //   - Regular files are written under a temporary name unique to this process
 //     in the target's folder (temp_files.hpp), all of them, and only then
 //     renamed over their targets, so concurrent runs into one folder never
@@ -31,8 +32,8 @@ class OutputSet {
   void add_output(const std::string& path, std::string_view bytes, const std::string& what) {
     add_output(path, std::vector<std::string_view>{bytes}, what);
   }
-  // Refuses empty paths and outputs that are inputs or repeat another output
-  // (InputError, exit 2). commit() calls it first; a command may call it
+  // Refuses empty paths, directories and outputs that are inputs or repeat
+  // another output (InputError, exit 2). commit() calls it first; a command may call it
   // earlier, before any costly work.
   void check() const;
   // Writes every output, all or nothing (see above).
@@ -47,6 +48,15 @@ class OutputSet {
   std::vector<std::string> inputs_;
   std::vector<Output> outputs_;
 };
+
+// `-o -` names standard output (LANGUAGE.md 1), for `nisa asm` and `nisa dis`.
+inline bool is_standard_output(const std::string& path) { return path == "-"; }
+// Before any work: refuses (InputError, exit 2) to send binary data to a
+// terminal, where it would only garble the screen. `what` names the option.
+void refuse_binary_on_terminal(const std::string& what);
+// Writes `parts` to standard output, whose errors main() checks at the end
+// (check_standard_streams).
+void write_standard_output(const std::vector<std::string_view>& parts);
 
 // Creates `dir` and its missing parents (mkdir -p); another process creating
 // it at the same moment is fine. InputError "DIR: error: cannot create

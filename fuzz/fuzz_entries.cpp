@@ -77,7 +77,9 @@ std::optional<std::vector<uint8_t>> streamed_nbin(const Spec& spec, std::string_
 void assemble_text(const uint8_t* data, std::size_t size) {
   const Spec& spec = active_spec();
   const std::string_view text(reinterpret_cast<const char*>(data), size);
-  const AssembleLimits limits{kMaxFuzzReptLines, kMaxFuzzReptLines};
+  AssembleLimits limits;
+  limits.rept_lines = kMaxFuzzReptLines;
+  limits.rept_iterations = kMaxFuzzReptLines;
   AssembleResult result = assemble(spec, text, "fuzz.nasm", nullptr, limits);
   const std::optional<std::vector<uint8_t>> streamed = streamed_nbin(spec, text, limits);
   if (!result.diagnostics.empty()) {

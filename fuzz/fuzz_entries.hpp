@@ -20,7 +20,7 @@ namespace nisa::fuzz {
 // tiles, 128 x 512, cost ~100 ms a run: their scaled-down copies from
 // make_small_seeds.py are what reaches the interpreter). The assembler's
 // .rept limits for fuzzing are 2,000 lines and iterations (nisa's are
-// 1,000,000): every line of an expansion is parsed twice per input, and an
+// 4,000,000): every line of an expansion is parsed twice per input, and an
 // erroneous body repeats its error message (did-you-mean search included)
 // once per iteration; the code paths are the same at any limit.
 inline constexpr int64_t kMaxFuzzReptLines = 2'000;

@@ -1,4 +1,4 @@
-; Resource limit: .rept loops stop after 1,000,000 iterations in all, even
+; Resource limit: .rept loops stop after 4,000,000 iterations in all, even
 ; with empty bodies (a nest of empty loops would otherwise spin 10^12 times),
 ; reported at the outermost .rept.
 .arch trn2
