@@ -314,3 +314,42 @@ def test_ctrl_c_stops_a_long_run_within_a_fifth_of_a_second():
         assert (word, mode) == ("interrupted", strict)
         assert float(seconds) < 0.2, line
     assert lines[2] == "next [[6.0, 6.0], [6.0, 6.0]]"
+
+
+# --- nothing but nisa.Error escapes -------------------------------------------
+
+def mutations(text, rng, count):
+    """`count` random byte-level corruptions of `text` (flips, cuts, splices)."""
+    data = bytearray(text)
+    for _ in range(count):
+        out = bytearray(data)
+        for _ in range(rng.integers(1, 6)):
+            where = int(rng.integers(0, max(1, len(out))))
+            kind = rng.integers(0, 4)
+            if kind == 0 and out:
+                out[where % len(out)] = int(rng.integers(0, 256))
+            elif kind == 1:
+                del out[where:where + int(rng.integers(1, 20))]
+            elif kind == 2:
+                out[where:where] = bytes(rng.integers(0, 256, size=int(rng.integers(1, 8)), dtype=np.uint8))
+            else:
+                out[where:where] = out[:int(rng.integers(0, 40))]
+        yield bytes(out)
+
+
+def test_corrupted_sources_and_binaries_raise_only_nisa_error():
+    rng = np.random.default_rng(24)
+    x = values(np.float32)
+    source = DOUBLE.encode()
+    binary = nisa.assemble(DOUBLE).to_nbin()
+    ran = 0
+    for blob in list(mutations(source, rng, 300)) + list(mutations(binary, rng, 300)):
+        for make in (lambda b: nisa.assemble(os.fsdecode(b)), lambda b: nisa.assemble(b)):
+            try:
+                program = make(blob)
+                program.disassemble(), program.to_nbin(), repr(program), program.tensors
+                nisa.run(program, {"x": x} if any(t["name"] == "x" for t in program.tensors) else {}, strict=True)
+                ran += 1
+            except nisa.Error as e:
+                assert e.message and isinstance(e.message, str)
+    assert ran > 0  # some mutations still assemble and run
