@@ -19,7 +19,7 @@ struct RunInterrupted {};
 
 class Interruption {
  public:
-  static constexpr std::chrono::milliseconds kPollInterval{20};
+  static constexpr std::chrono::milliseconds kPollInterval{10};
 
   explicit Interruption(std::function<bool()> requested);
 
