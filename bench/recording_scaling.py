@@ -4,14 +4,16 @@ with program size (issue 25).
 
     PYTHONPATH=build/python /usr/bin/python3 bench/recording_scaling.py
         [--sizes 1000,10000,30000,100000] [--kernels softmax,tensor_add,matmul]
-        [--run-max-mb 200] [--repeat 1]
+        [--run-max-mb 200] [--repeat 1] [--clock cpu|wall]
 
 Records three of the project's tutorial kernels (tests/python/kernels/:
 softmax, tensor_add, matmul's nki_matmul_tiled_) with inputs sized to give
 about each number of instructions, then assembles the recorded text and, when
 the kernel's HBM tensors hold at most --run-max-mb MB, runs it. Inputs are
 zero-stride NumPy views (np.broadcast_to), so recording a 100k-instruction
-kernel allocates no input data. Wall times, best of --repeat:
+kernel allocates no input data. Times, best of --repeat, are CPU times of
+this process by default (the machine is often shared: bench/README.md), wall
+times with --clock wall; a run on two threads counts both in CPU time:
 
   record    nisa.nki's recording of one call: the kernel's Python, placement,
             naming and the .nasm text (what nisa.nki.to_nasm does)
@@ -77,12 +79,15 @@ KERNELS = {
 }
 
 
+CLOCK = time.process_time
+
+
 def best(fn, repeat):
     result, times = None, []
     for _ in range(repeat):
-        start = time.perf_counter()
+        start = CLOCK()
         result = fn()
-        times.append(time.perf_counter() - start)
+        times.append(CLOCK() - start)
     return result, min(times)
 
 
@@ -104,7 +109,10 @@ def main():
     parser.add_argument("--run-max-mb", type=float, default=200.0,
                         help="run only when the kernel's HBM tensors hold at most this many MB")
     parser.add_argument("--repeat", type=int, default=1)
+    parser.add_argument("--clock", choices=("cpu", "wall"), default="cpu")
     args = parser.parse_args()
+    global CLOCK
+    CLOCK = time.process_time if args.clock == "cpu" else time.perf_counter
     sizes = [int(s) for s in args.sizes.split(",")]
 
     header = ("kernel", "instructions", "record us/instr", "assemble us/instr", "run us/instr", "record s",
@@ -147,6 +155,7 @@ def main():
     def line(cells):
         return "  ".join(c.rjust(w) if r else c.ljust(w) for c, w, r in zip(cells, widths, right)).rstrip()
 
+    print(f"{args.clock} time")
     print(line(header))
     print(line(["-" * w for w in widths]))
     for row in rows:

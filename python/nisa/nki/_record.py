@@ -156,6 +156,7 @@ class Storage:
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
+        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
         self.whole_pattern = None  # the row-major [(stride, count)] of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
@@ -350,9 +351,22 @@ class Recording:
         for i, storage in enumerate(outputs):
             if storage.name is None:
                 storage.name = claim(storage.user_name or f"out{i}")
+        # A tile placed exactly where an earlier tile of the same variable,
+        # dtype and shape lived (its life over) is that tile's declaration
+        # again: the same bytes under the same name. A kernel allocating a tile
+        # per loop iteration so declares a bounded number of tensors (the
+        # assembler takes at most 1024, LANGUAGE.md 2.6), not one per iteration.
+        declared = {}
         for storage in self.storages:
             if storage.name is None:
-                storage.name = claim(storage.user_name or storage.hint)
+                wanted = storage.user_name or storage.hint
+                if storage.on_chip and storage.first_use is not None:
+                    key = (storage.buffer, storage.dtype, storage.shape, storage.offset, wanted)
+                    first = declared.setdefault(key, storage)
+                    if first is not storage:
+                        storage.name, storage.declared = first.name, False
+                        continue
+                storage.name = claim(wanted)
 
     def text(self):
         """The .nasm program and, per text line (1-based), the Location it came from."""
@@ -372,7 +386,7 @@ class Recording:
                 shape = ", ".join(str(d) for d in s.shape)
                 add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
         for s in self.storages:
-            if s.on_chip and s.first_use is not None:
+            if s.on_chip and s.first_use is not None and s.declared:
                 shape = ", ".join(str(d) for d in s.shape)
                 add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
         # .loc only where the line differs from the one the assembler gives
