@@ -392,13 +392,17 @@ class Recording:
         # .loc only where the line differs from the one the assembler gives
         # an instruction without it: the line after the previous one's.
         implied = None
+        line_append, origin_append, render = lines.append, origins.append, render_value
         for instruction in self.instructions:
             location = instruction.location
-            if location.line != implied:
-                add(f".loc {location.line}")
-            implied = location.line + 1
-            args = ", ".join(f"{key}={render_value(value)}" for key, value in instruction.args)
-            add(f"{instruction.mnemonic} {args}", location)
+            line = location.line
+            if line != implied:
+                line_append(f".loc {line}")
+                origin_append(None)
+            implied = line + 1
+            args = ", ".join([f"{key}={render(value)}" for key, value in instruction.args])
+            line_append(f"{instruction.mnemonic} {args}")
+            origin_append(location)
         return "\n".join(lines) + "\n", origins
 
 
