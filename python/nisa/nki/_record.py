@@ -20,6 +20,7 @@ import os
 import re
 import sys
 import threading
+import weakref
 
 from .. import Error
 from . import _dtypes
@@ -141,12 +142,18 @@ class Location:
         return f"{self.file}:{self.line}:" + (f"{self.column}:" if self.column else "")
 
 
+def _no_owner():
+    return None
+
+
 class Storage:
     """One declared tensor: an HBM array (kernel parameter, output or scratch)
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
     def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, owner=None):
-        self.owner = owner  # the Recording that declared it
+        # The Recording that declared it, weakly: no reference cycle, so a
+        # finished recording is freed at once, without the cyclic collector.
+        self.owner = weakref.ref(owner) if owner is not None else _no_owner
         self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
         self.buffer = region if region in ("sbuf", "psum") else "hbm"
         self.dtype = dtype  # NKI spelling
@@ -288,7 +295,7 @@ class Recording:
             storage = getattr(value, "storage", None)
             if storage is None:
                 continue
-            if storage.owner is not self:
+            if storage.owner() is not self:
                 raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
                                  "made it", instruction.location)
             if key in writes and storage.unwritable:
