@@ -51,11 +51,14 @@ def test_line_table_names_the_kernel_lines():
         source = f.read().splitlines()
     lines = text.splitlines()
     assert f'.file "{tensor_add.__file__}"' in lines
-    for i, line in enumerate(lines):
+    following, checked = None, 0  # .loc N names the next instruction's line, N + 1 the one after (LANGUAGE.md 2.1)
+    for line in lines:
         if line.startswith(".loc "):
-            kernel_line = source[int(line.split()[1]) - 1]
-            mnemonic = lines[i + 1].split()[0]
-            assert f"nisa.{mnemonic}(" in kernel_line
+            following = int(line.split()[1])
+        elif line and not line.startswith((".", ";")):
+            assert f"nisa.{line.split()[0]}(" in source[following - 1]
+            following, checked = following + 1, checked + 1
+    assert checked == 4
 
 
 def test_integer_index_and_ds():

@@ -97,7 +97,7 @@ def _record_call(kernel, args, kwargs):
         raise Error(f"{kernel.__name__}: error: {e}", 2) from None
     bound.apply_defaults()
     rec = _record.Recording(kernel.__name__, inspect.getsourcefile(fn) or fn.__code__.co_filename, kernel.arch())
-    with _record.recording_into(rec):
+    with _record.recording_into(rec), _record.no_cyclic_gc():
         params, inputs = [], {}
         for name, value in bound.arguments.items():
             parameter = _parameter(rec, kernel, name, value)

@@ -9,14 +9,18 @@ lives from the first to the last instruction that touches it, and a tile whose
 life is over gives its bytes to later ones (as NKI's allocator does), so a
 kernel that allocates a tile per loop iteration still fits.
 """
+import bisect
 import contextlib
 import functools
+import gc
+import heapq
 import linecache
 import numbers
 import os
 import re
 import sys
 import threading
+import weakref
 
 from .. import Error
 from . import _dtypes
@@ -75,6 +79,25 @@ def recording_into(rec):
         _state.recording = None
 
 
+@contextlib.contextmanager
+def no_cyclic_gc():
+    """Python's cyclic garbage collector off while a kernel is recorded: the
+    recording only adds objects, and each full collection walks all of them,
+    so with it on, recording n instructions took O(n^2) (a 30,000-instruction
+    kernel spent half its time in 6 full collections). Reference counting
+    still frees everything that is not in a cycle; the collector is turned
+    back on (if it was on) when the recording ends, and collects then.
+    Kernels recording at once on several threads: the first to start turns
+    it off, and it is back on when that one ends."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
 class _MissingAttribute(Error, AttributeError):
     """A nisa.Error that is also an AttributeError, so that hasattr() and
     getattr(x, name, default) keep working on tensors."""
@@ -119,12 +142,18 @@ class Location:
         return f"{self.file}:{self.line}:" + (f"{self.column}:" if self.column else "")
 
 
+def _no_owner():
+    return None
+
+
 class Storage:
     """One declared tensor: an HBM array (kernel parameter, output or scratch)
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
     def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, owner=None):
-        self.owner = owner  # the Recording that declared it
+        # The Recording that declared it, weakly: no reference cycle, so a
+        # finished recording is freed at once, without the cyclic collector.
+        self.owner = weakref.ref(owner) if owner is not None else _no_owner
         self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
         self.buffer = region if region in ("sbuf", "psum") else "hbm"
         self.dtype = dtype  # NKI spelling
@@ -134,6 +163,8 @@ class Storage:
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
+        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
+        self.whole_pattern = None  # the row-major [(stride, count)] of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
         self.offset = None  # on chip: byte offset in each partition
@@ -174,23 +205,55 @@ class Recording:
         self.arch = arch
         self.storages = []
         self.instructions = []
+        # Caches of location() and new_storage(), for this call only: code
+        # objects -> their positions, (code, offset) -> Location,
+        # (file, line) -> the name assigned there.
+        self._positions = {}
+        self._locations = {}
+        self._assigned = {}
 
     # --- where the kernel is -------------------------------------------------
     def location(self):
         """The kernel's source position of the call being recorded: the
         innermost frame in the kernel's file, else the innermost one outside
-        the nisa package (a helper the kernel calls)."""
+        the nisa package (a helper the kernel calls). Called once per
+        instruction and tensor: what it learns per file and per code object
+        is kept (_inside_package, _frame_location)."""
         frame = sys._getframe(1)
         outside = None
+        kernel_file = self.kernel_file
         while frame is not None:
             filename = frame.f_code.co_filename
-            if not os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep):
-                if filename == self.kernel_file:
-                    return _frame_location(frame)
+            inside = _INSIDE_PACKAGE.get(filename)
+            if inside is None:
+                inside = _inside_package(filename)
+            if not inside:
+                if filename == kernel_file:
+                    return self._frame_location(frame)
                 if outside is None:
                     outside = frame
             frame = frame.f_back
-        return _frame_location(outside) if outside is not None else Location(self.kernel_file, 1)
+        return self._frame_location(outside) if outside is not None else Location(self.kernel_file, 1)
+
+    def _frame_location(self, frame):
+        """The Location of the call `frame` is making, one object per call site
+        (code object and instruction offset) of this recording."""
+        code, lasti = frame.f_code, frame.f_lasti
+        key = (code, lasti)
+        location = self._locations.get(key)
+        if location is None:
+            positions = self._positions.get(code)
+            if positions is None:
+                positions = self._positions[code] = _positions(code)
+            line, column = frame.f_lineno, None
+            position = positions[lasti // 2] if positions is not None and 0 <= lasti // 2 < len(positions) else None
+            if position is not None:  # Python 3.11+: the column of the call being made
+                if position[0] is not None:
+                    line = position[0]
+                if position[2] is not None:
+                    column = position[2] + 1
+            location = self._locations[key] = Location(code.co_filename, line, column)
+        return location
 
     def error(self, message, location=None):
         """A nisa.Error naming the kernel's file and line (LANGUAGE.md 4)."""
@@ -207,7 +270,11 @@ class Recording:
                                  f"{tuple(shape)}", location)
         if any((not isinstance(d, int)) or d < 1 for d in shape):
             raise self.error(f"shape {tuple(shape)}: dimensions must be positive integers", location)
-        storage = Storage(region, dtype, shape, location, _assigned_name(location) or hint, user_name, role, self)
+        key = (location.file, location.line)
+        assigned = self._assigned.get(key, False)
+        if assigned is False:
+            assigned = self._assigned[key] = _assigned_name(location)
+        storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self)
         self.storages.append(storage)
         return storage
 
@@ -217,6 +284,8 @@ class Recording:
         instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
         uses = []
         for key, value in instruction.args:
+            if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
+                continue
             for one in value if isinstance(value, list) else [value]:  # a list of tensors: every view is used
                 uses.append((key, one))
                 dynamic = getattr(one, "indirect", None)
@@ -226,7 +295,7 @@ class Recording:
             storage = getattr(value, "storage", None)
             if storage is None:
                 continue
-            if storage.owner is not self:
+            if storage.owner() is not self:
                 raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
                                  "made it", instruction.location)
             if key in writes and storage.unwritable:
@@ -245,48 +314,66 @@ class Recording:
     def place_on_chip(self):
         """Gives every on-chip tile used by an instruction a byte offset.
         A tile takes fresh space while there is some (so strict mode still sees
-        bytes never written), then the space of tiles whose last use is over."""
+        bytes never written), then the lowest space (first fit) that no live
+        tile holds: a tile is live from its first to its last use. Tiles are
+        placed in order of first use, then of declaration. The live tiles sit
+        in a heap by last use (to retire them) and in a list by offset (for
+        first fit), so a program's n tiles take O(n log n) plus, once fresh
+        space is gone, a scan of the live tiles, which the capacity bounds."""
         for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
-            tiles = [s for s in self.storages if s.buffer == buffer and s.first_use is not None]
-            tiles.sort(key=lambda s: (s.first_use, self.storages.index(s)))
-            live, high_water = [], 0
-            for tile in tiles:
+            tiles = [(s.first_use, i, s) for i, s in enumerate(self.storages)
+                     if s.buffer == buffer and s.first_use is not None]
+            tiles.sort(key=lambda entry: (entry[0], entry[1]))
+            retire = []  # (last_use, declaration index, tile) of the live tiles
+            starts, ends = [], []  # the live tiles' [start, end) byte ranges, by start (they never overlap)
+            high_water = 0
+            for first_use, i, tile in tiles:
                 size = -(-tile.partition_bytes() // ALIGN) * ALIGN
-                live = [t for t in live if t.last_use >= tile.first_use]
+                while retire and retire[0][0] < first_use:
+                    k = bisect.bisect_left(starts, heapq.heappop(retire)[2].offset)
+                    del starts[k], ends[k]
                 if high_water + size <= capacity:
-                    tile.offset = high_water
+                    offset = high_water
                     high_water += size
                 else:
-                    tile.offset = _first_fit(live, size, capacity)
-                    if tile.offset is None:
-                        used = sum(-(-t.partition_bytes() // ALIGN) * ALIGN for t in live)
+                    offset = _first_fit(starts, ends, size, capacity)
+                    if offset is None:
+                        used = sum(ends) - sum(starts)
                         raise self.error(f"{buffer} is full: this {tile.shape} {tile.dtype} tile needs {size} bytes per "
-                                         f"partition and {len(live)} live tiles hold {used} of {capacity}",
+                                         f"partition and {len(starts)} live tiles hold {used} of {capacity}",
                                          tile.created_at)
-                live.append(tile)
+                tile.offset = offset
+                k = bisect.bisect_left(starts, offset)
+                starts.insert(k, offset)
+                ends.insert(k, offset + size)
+                heapq.heappush(retire, (tile.last_use, i, tile))
 
     def name_tensors(self, params, outputs):
         """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
         out0, out1, ... in return order, tiles their user name or a hint."""
-        taken = set()
-
-        def claim(wanted):
-            base = _identifier(wanted)
-            name, n = base, 1
-            while name in taken or name in _RESERVED:
-                name = f"{base}_{n}"
-                n += 1
-            taken.add(name)
-            return name
+        claim = _Names().claim
 
         for storage, param in params:
             storage.name = claim(param)
         for i, storage in enumerate(outputs):
             if storage.name is None:
                 storage.name = claim(storage.user_name or f"out{i}")
+        # A tile placed exactly where an earlier tile of the same variable,
+        # dtype and shape lived (its life over) is that tile's declaration
+        # again: the same bytes under the same name. A kernel allocating a tile
+        # per loop iteration so declares a bounded number of tensors (the
+        # assembler takes at most 1024, LANGUAGE.md 2.6), not one per iteration.
+        declared = {}
         for storage in self.storages:
             if storage.name is None:
-                storage.name = claim(storage.user_name or storage.hint)
+                wanted = storage.user_name or storage.hint
+                if storage.on_chip and storage.first_use is not None:
+                    key = (storage.buffer, storage.dtype, storage.shape, storage.offset, wanted)
+                    first = declared.setdefault(key, storage)
+                    if first is not storage:
+                        storage.name, storage.declared = first.name, False
+                        continue
+                storage.name = claim(wanted)
 
     def text(self):
         """The .nasm program and, per text line (1-based), the Location it came from."""
@@ -306,13 +393,23 @@ class Recording:
                 shape = ", ".join(str(d) for d in s.shape)
                 add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
         for s in self.storages:
-            if s.on_chip and s.first_use is not None:
+            if s.on_chip and s.first_use is not None and s.declared:
                 shape = ", ".join(str(d) for d in s.shape)
                 add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
+        # .loc only where the line differs from the one the assembler gives
+        # an instruction without it: the line after the previous one's.
+        implied = None
+        line_append, origin_append, render = lines.append, origins.append, render_value
         for instruction in self.instructions:
-            add(f".loc {instruction.location.line}")
-            args = ", ".join(f"{key}={render_value(value)}" for key, value in instruction.args)
-            add(f"{instruction.mnemonic} {args}", instruction.location)
+            location = instruction.location
+            line = location.line
+            if line != implied:
+                line_append(f".loc {line}")
+                origin_append(None)
+            implied = line + 1
+            args = ", ".join([f"{key}={render(value)}" for key, value in instruction.args])
+            line_append(f"{instruction.mnemonic} {args}")
+            origin_append(location)
         return "\n".join(lines) + "\n", origins
 
 
@@ -326,13 +423,39 @@ def _assigned_name(location):
     return match.group(1) if match else None
 
 
-def _first_fit(live, size, capacity):
+def _first_fit(starts, ends, size, capacity):
+    """The lowest offset with `size` bytes free below `capacity`, between the
+    live byte ranges [starts[k], ends[k]) (sorted, disjoint), or None."""
     start = 0
-    for t in sorted(live, key=lambda t: t.offset):
-        if t.offset - start >= size:
+    for begin, end in zip(starts, ends):
+        if begin - start >= size:
             return start
-        start = max(start, t.offset + -(-t.partition_bytes() // ALIGN) * ALIGN)
+        start = max(start, end)
     return start if capacity - start >= size else None
+
+
+class _Names:
+    """Unique tensor names: the wanted name made an identifier, else the first
+    of NAME_1, NAME_2, ... that is free and not a reserved word. The number
+    tried first for each name is kept, so naming n tensors after the same
+    variable takes O(n) rather than O(n^2) tries. Names are only ever taken,
+    never given back, so the first free number never goes down: starting from
+    where the last search for that name stopped finds the same name."""
+
+    def __init__(self):
+        self.taken = set()
+        self.next = {}  # identifier -> the suffix number to try first (0: the identifier itself)
+
+    def claim(self, wanted):
+        base = _identifier(wanted)
+        n = self.next.get(base, 0)
+        name = base if n == 0 else f"{base}_{n}"
+        while name in self.taken or name in _RESERVED:
+            n += 1
+            name = f"{base}_{n}"
+        self.next[base] = n + 1
+        self.taken.add(name)
+        return name
 
 
 def _identifier(text):
@@ -348,22 +471,37 @@ def _file_directive_name(path):
     return base if all(32 <= ord(c) < 127 and c not in '";#' for c in base) else "kernel.py"
 
 
-def _frame_location(frame):
-    line, column = frame.f_lineno, None
-    try:  # Python 3.11+: the column of the call being made
-        positions = list(frame.f_code.co_positions())
-        position = positions[frame.f_lasti // 2]
-        if position[0] is not None:
-            line = position[0]
-        if position[2] is not None:
-            column = position[2] + 1
-    except (AttributeError, IndexError):
-        pass
-    return Location(frame.f_code.co_filename, line, column)
+# Whether a file is inside the nisa package, per absolute file name (the ones
+# Python gives imported code): location() resolves each path once.
+_INSIDE_PACKAGE = {}
+
+
+def _inside_package(filename):
+    inside = os.path.abspath(filename).startswith(_PACKAGE_DIR + os.sep)
+    if os.path.isabs(filename):  # a relative name's meaning changes with the working directory
+        _INSIDE_PACKAGE[filename] = inside
+    return inside
+
+
+def _positions(code):
+    """The code object's (line, end line, column, end column) per instruction
+    (Python 3.11+), or None."""
+    try:
+        return list(code.co_positions())
+    except AttributeError:
+        return None
+
+
+_PLAIN = frozenset((str, int, float, bool))
 
 
 def render_value(value):
     """A parameter value in .nasm syntax (LANGUAGE.md 2.3)."""
+    kind = value.__class__
+    if kind is str:
+        return value
+    if kind is int:
+        return str(value)
     if hasattr(value, "render"):
         return value.render()
     if isinstance(value, bool):

@@ -35,8 +35,20 @@ def _row_major(shape):
     return list(reversed(strides))
 
 
+def _whole(storage):
+    """The [stride, count] pairs of the whole declared tensor, kept on the
+    storage: compare with it, copy it before changing it."""
+    whole = storage.whole_pattern
+    if whole is None:
+        whole = storage.whole_pattern = [[s, n] for s, n in zip(_row_major(storage.shape), storage.shape)]
+    return whole
+
+
 def _is_int(x):
-    return isinstance(x, numbers.Integral) and not isinstance(x, bool)
+    t = type(x)
+    if t is int:  # the common case, without the numbers.Integral ABC check
+        return True
+    return t is not bool and isinstance(x, numbers.Integral)
 
 
 class NkiTensor:
@@ -46,17 +58,16 @@ class NkiTensor:
         self.storage = storage
         self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim)
         self.offset = offset
-        self.pattern = [list(p) for p in pattern] if pattern is not None else \
-            [[s, n] for s, n in zip(_row_major(storage.shape), storage.shape)]
+        self.pattern = [list(p) for p in pattern] if pattern is not None else [list(p) for p in _whole(storage)]
 
     # --- what it is ----------------------------------------------------------
     @property
     def shape(self):
-        return tuple(n for _, n in self.pattern)
+        return tuple([n for _, n in self.pattern])
 
     @property
     def strides(self):
-        return tuple(s for s, _ in self.pattern)
+        return tuple([s for s, _ in self.pattern])
 
     @property
     def dtype(self):
@@ -106,8 +117,7 @@ class NkiTensor:
         return self.indirect is not None
 
     def is_whole(self):
-        return self.offset == 0 and self.pattern == [[s, n] for s, n in zip(_row_major(self.storage.shape),
-                                                                             self.storage.shape)]
+        return self.offset == 0 and self.pattern == _whole(self.storage)
 
     def __repr__(self):
         return f"NkiTensor({self.render() if self.storage.name else self.name}, shape={self.shape}, dtype={self.dtype}, " \
@@ -130,9 +140,10 @@ class NkiTensor:
         rec = recording()
         if not isinstance(key, tuple):
             key = (key,)
-        if sum(1 for k in key if k is Ellipsis) > 1:
+        ellipses = sum(1 for k in key if k is Ellipsis)
+        if ellipses > 1:
             raise rec.error("an index can only have a single ellipsis ('...')")
-        if Ellipsis in [k for k in key if k is Ellipsis]:
+        if ellipses:
             at = next(i for i, k in enumerate(key) if k is Ellipsis)
             key = key[:at] + (slice(None),) * (self.ndim - len(key) + 1) + key[at + 1:]
         if len(key) > self.ndim:
@@ -348,6 +359,8 @@ class NkiTensor:
     # --- the .nasm operand ---------------------------------------------------
     def render(self):
         s = self.storage
+        if self.indirect is None and self.offset == 0 and self.pattern == _whole(s):
+            return s.name  # the whole tensor, the most common operand
         declared = _row_major(s.shape)
         if self.indirect is not None:
             kind, index, dim = self.indirect

@@ -174,6 +174,8 @@ _WRITTEN = set(_SPEC["cost"]["timeline"]["written_operands"])
 # List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
 _LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "list"}
 _TENSOR_LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "tensor_list"}
+# The keys whose values _value reshapes rather than takes as they are.
+_SHAPED_KEYS = _LIST_KEYS | _TENSOR_LIST_KEYS | {"tile_position", "tile_size"}
 
 
 def _signature_from_spec(entry):
@@ -226,6 +228,14 @@ def enum_value(value):
 
 
 def _value(key, value):
+    kind = type(value)
+    if kind is NkiTensor or kind is bool:
+        return value
+    if key not in _SHAPED_KEYS:  # the common cases first, without ABC checks
+        if kind is int or kind is float or kind is str:
+            return value
+        if isinstance(value, Enum):
+            return value.name
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
     if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array

@@ -97,6 +97,8 @@ def _dtype(dtype, what="dtype"):
 
 
 def _shape(shape):
+    if type(shape) is tuple and builtins.all(type(d) is int for d in shape):
+        return shape  # the common case, without the numbers.Integral ABC checks
     dims = (shape,) if isinstance(shape, numbers.Integral) else shape
     if not isinstance(dims, (tuple, list)) or not builtins.all(isinstance(d, numbers.Integral) for d in dims):
         raise recording().error(f"shape {shape!r}: expected a tuple of integers")
