@@ -71,7 +71,7 @@ def split_tiles(tiles):
 
 ADD_TILE_N = 32           # [128, 32] float32 tiles: 4 instructions each
 SOFTMAX_COLS = 128        # rows of 128 columns, 128 rows per tile: 8 instructions each
-MATMUL_K, MATMUL_TILE_M, MATMUL_TILE_N = 512, 128, 64  # 3 * K/128 + 2 = 14 instructions per result tile
+MATMUL_K, MATMUL_TILE_M, MATMUL_TILE_N = 512, 128, 32  # 3 * K/128 + 2 = 14 instructions per result tile
 
 
 def add_case(target, rng):
