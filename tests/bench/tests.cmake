@@ -9,3 +9,11 @@ set_tests_properties(bench_quick PROPERTIES TIMEOUT 60)
 # fast closures within the bench tolerance (numpy_model_reference.py).
 add_test(NAME bench_model_reference
          COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/numpy_model_reference.py)
+# Kernel calls at scale (bench/kernel_scaling.py, issue 25) at 1k instructions:
+# the per-instruction NumPy simulator matches nisa's outputs, the script runs.
+if(NISA_PYTHON_PACKAGE)
+  add_test(NAME bench_kernel_scaling_smoke
+           COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/kernel_scaling_smoke.py)
+  set_tests_properties(bench_kernel_scaling_smoke PROPERTIES TIMEOUT 60
+                       ENVIRONMENT "PYTHONPATH=${CMAKE_BINARY_DIR}/python")
+endif()
