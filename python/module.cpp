@@ -24,6 +24,7 @@
 
 #include "disassembler.hpp"
 #include "error.hpp"
+#include "hbm_limits.hpp"
 #include "interruption.hpp"
 #include "lanes.hpp"
 #include "loaded_program.hpp"
@@ -204,7 +205,9 @@ bool python_signal_pending() {
 // `inputs`: {bytes: ndarray} (nisa/__init__.py encoded the names and made
 // the arrays C-contiguous and native-endian).
 // `trace`: b"" for none, else the path of the timeline JSON to write.
-py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace) {
+// `hbm_limit`: bytes of HBM tensors in all (LANGUAGE.md 2.6), 0 for the default.
+py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace,
+              int64_t hbm_limit) {
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
   const Program& program = loaded.program;
@@ -225,6 +228,7 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
                      },
                      [&program, array](const TensorDecl& d) { return array_in_place(program.file, d, array); }});
   }
+  check_hbm_limit(program, hbm_limit > 0 ? hbm_limit : default_hbm_limit(), InputOrigin::python);
   Machine machine = make_machine(spec, program);
   {
     std::unique_lock hold(loaded.lock);
@@ -328,7 +332,10 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
-        py::arg("trace") = py::bytes());
+        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
+  // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
+  m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
+  m.def("default_hbm_limit", &default_hbm_limit);
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });

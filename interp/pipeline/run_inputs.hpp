@@ -38,6 +38,12 @@ bool is_output_tensor(const TensorDecl& d);
 std::vector<std::size_t> tensors_of_inputs(const Program& program, const std::string& program_name,
                                            const std::vector<GivenInput>& given, InputOrigin origin);
 
+// LANGUAGE.md 2.6: refuses (InputError) a program whose HBM tensors need
+// more than `limit` bytes in all (hbm_limits.hpp: --hbm-limit, hbm_limit=;
+// by default this machine's memory), naming the first tensor over the limit
+// and the option that raises it. Call before make_machine.
+void check_hbm_limit(const Program& program, int64_t limit, InputOrigin origin);
+
 // Fills every input/inout tensor of `machine` (see above). With `written`
 // (LoadedProgram::written_tensors), an `input` tensor that no instruction
 // writes and whose value offers its bytes in place is not copied: the

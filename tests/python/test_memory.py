@@ -119,3 +119,45 @@ dma_copy dst=y, src=u
     y = nisa.run(prog, {"x": x})["y"]
     assert y.dtype == np.float32 and not np.shares_memory(y, x)
     np.testing.assert_array_equal(y, x)
+
+
+# Two f32 [128, 64] tensors: 65,536 bytes of HBM in all.
+SMALL = """\
+.hbm x f32 [128, 64] input
+.hbm y f32 [128, 64] output
+dma_copy dst=y, src=x
+"""
+
+
+def test_a_program_over_hbm_limit_is_refused_naming_the_option():
+    x = values(128)
+    with pytest.raises(nisa.Error) as e:
+        nisa.run(SMALL, {"x": x}, hbm_limit=65535)
+    assert "tensor 'y' brings the HBM tensors to 65536 bytes, over the run's HBM limit of 65535" in e.value.message
+    assert "hbm_limit=" in e.value.message and e.value.line == 2
+    for limit in (65536, "64K", "64KiB", "0.0625M", None):
+        np.testing.assert_array_equal(nisa.run(SMALL, {"x": x}, hbm_limit=limit)["y"], x)
+    assert nisa._nisa.default_hbm_limit() >= 1 << 30
+
+
+@pytest.mark.parametrize("bad", [0, -1, True, 1.5, "", "64Q", "G", "-4G", "1 G", 1 << 70])
+def test_bad_hbm_limit_is_an_error(bad):
+    with pytest.raises(nisa.Error, match="hbm_limit: error: expected a size in bytes"):
+        nisa.run(SMALL, {"x": values(128)}, hbm_limit=bad)
+
+
+def test_a_64_gib_tensor_assembles_and_round_trips_through_nbin():
+    # Declared, not allocated: nothing runs.
+    prog = nisa.assemble("""\
+.hbm x f32 [131072, 131072] input
+.hbm y f32 [131072, 131072] output
+.sbuf t f32 [128, 512]
+dma_copy dst=t, src=x[130000:130128, 1000:1512]
+dma_copy dst=y[130000:130128, 1000:1512], src=t
+""")
+    binary = prog.to_nbin()
+    assert nisa.assemble(binary).to_nbin() == binary
+    with pytest.raises(nisa.Error, match="64 GiB|68719476736"):
+        nisa.assemble(".hbm x f32 [131072, 131073] input\n")
+    with pytest.raises(nisa.Error, match="over the run's HBM limit of 68719476736"):
+        nisa.run(prog, hbm_limit="64G")
