@@ -14,6 +14,7 @@
 
 #include "commands.hpp"
 #include "error.hpp"
+#include "hbm_limits.hpp"
 #include "loaded_program.hpp"
 #include "npy.hpp"
 #include "phase_clock.hpp"
@@ -61,16 +62,28 @@ long peak_resident_kib() {
   return 0;
 }
 
+// --hbm-limit as bytes (LANGUAGE.md 2.6), or the default.
+int64_t hbm_limit(const RunOptions& o) {
+  if (o.hbm_limit.empty()) return default_hbm_limit();
+  const std::optional<int64_t> bytes = parse_byte_size(o.hbm_limit);
+  if (!bytes)
+    throw InputError("nisa: error: --hbm-limit '" + o.hbm_limit +
+                     "' is not a size in bytes (a positive number, optionally with K, M, G or T: 64G)");
+  return *bytes;
+}
+
 }  // namespace
 
 int command_run(const RunOptions& o) {
   PhaseClock clock(o.phase_times);
   const Spec& spec = active_spec();
   const std::vector<GivenInput> given = given_inputs(o);
+  const int64_t limit = hbm_limit(o);
   const std::unique_ptr<LoadedProgram> loaded = load_program_file(spec, o.program);
   const Program& program = loaded->program;
   const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o)};
   check_outputs_before_run(program, request);
+  check_hbm_limit(program, limit, InputOrigin::command_line);
   clock.mark("load");
   Machine machine = make_machine(spec, program);
   bind_inputs(program, o.program, given, machine, InputOrigin::command_line);

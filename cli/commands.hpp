@@ -26,6 +26,7 @@ struct RunOptions {
   bool profile = false;
   std::string trace_file;
   bool phase_times = false;  // print where the run's time went (stderr), for scripts/bench-e2e
+  std::string hbm_limit;     // bytes of HBM tensors in all ("64G"); "" for the default (hbm_limits.hpp)
 };
 
 struct DiffOptions {

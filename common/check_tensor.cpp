@@ -2,29 +2,12 @@
 // its memory on the program's arch (LANGUAGE.md 2.1, S1.1).
 #include <limits>
 
+#include "hbm_limits.hpp"
 #include "program_check.hpp"
 
 namespace nisa {
 
 namespace {
-
-// Largest HBM tensor the model accepts; keeps every byte offset well inside int64
-// and every host allocation reasonable.
-constexpr int64_t kMaxHbmTensorBytes = int64_t{1} << 30;
-// And of all HBM tensors together (nisa run allocates every one of them).
-constexpr int64_t kMaxHbmTotalBytes = int64_t{4} << 30;
-
-// The bytes of an HBM tensor that passes its own size check, else 0 (its
-// own check reports it; it adds nothing to the total).
-int64_t valid_hbm_bytes(const TensorDecl& t) {
-  if (t.memory != Memory::hbm || static_cast<int>(t.dtype) >= kDtypeCount) return 0;
-  int64_t bytes = static_cast<int64_t>(dtype_size(t.dtype));
-  for (int64_t d : t.shape) {
-    if (d < 1 || d > kMaxHbmTensorBytes || bytes > kMaxHbmTensorBytes / d) return 0;
-    bytes *= d;
-  }
-  return bytes <= kMaxHbmTensorBytes ? bytes : 0;
-}
 
 bool valid_identifier(const std::string& s) {
   if (s.empty()) return false;
@@ -36,8 +19,9 @@ bool valid_identifier(const std::string& s) {
 }
 
 // Tensor `index` on its own, given whether an earlier tensor has its name
-// and the bytes of the earlier HBM tensors (TensorChecker, check_tensor).
-std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& program, int index, bool name_taken, int64_t hbm_bytes_before) {
+// (TensorChecker, check_tensor). The HBM tensors' total is the run's limit
+// (hbm_limits.hpp), not the program's.
+std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& program, int index, bool name_taken) {
   std::vector<CheckFailure> out;
   auto fail = [&](std::string m) { out.push_back({-1, std::move(m)}); };
   if (index < 0 || static_cast<std::size_t>(index) >= program.tensors.size()) {
@@ -81,9 +65,6 @@ std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& pro
   if (t.memory == Memory::hbm) {
     if (elements * size > kMaxHbmTensorBytes)
       fail(name + " needs " + std::to_string(elements * size) + " bytes; the model allows at most " + std::to_string(kMaxHbmTensorBytes));
-    else if (hbm_bytes_before + elements * size > kMaxHbmTotalBytes)
-      fail(name + " brings the HBM tensors to " + std::to_string(hbm_bytes_before + elements * size) +
-           " bytes; the model allows at most " + std::to_string(kMaxHbmTotalBytes) + " in all");
     if (t.role == Role::none) fail(name + " in hbm needs a role (input, output, inout or scratch)");
     if (t.init != InitKind::none && t.role != Role::input && t.role != Role::inout)
       fail(name + " is " + std::string(role_name(t.role)) + "; only input and inout tensors take '= INIT'");
@@ -131,21 +112,15 @@ std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& pro
 std::vector<CheckFailure> TensorChecker::check(const Spec& spec, const Program& program, int index) {
   const bool valid_index = index >= 0 && static_cast<std::size_t>(index) < program.tensors.size();
   const bool name_taken = valid_index && !names_.insert(program.tensors[static_cast<std::size_t>(index)].name).second;
-  std::vector<CheckFailure> out = check_declaration(spec, program, index, name_taken, hbm_bytes_);
-  if (valid_index) hbm_bytes_ += valid_hbm_bytes(program.tensors[static_cast<std::size_t>(index)]);
-  return out;
+  return check_declaration(spec, program, index, name_taken);
 }
 
 std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program, int index) {
   bool name_taken = false;
-  int64_t hbm_bytes_before = 0;
   if (index >= 0 && static_cast<std::size_t>(index) < program.tensors.size())
-    for (int i = 0; i < index; ++i) {
-      const TensorDecl& earlier = program.tensors[static_cast<std::size_t>(i)];
-      name_taken = name_taken || earlier.name == program.tensors[static_cast<std::size_t>(index)].name;
-      hbm_bytes_before += valid_hbm_bytes(earlier);
-    }
-  return check_declaration(spec, program, index, name_taken, hbm_bytes_before);
+    for (int i = 0; i < index; ++i)
+      name_taken = name_taken || program.tensors[static_cast<std::size_t>(i)].name == program.tensors[static_cast<std::size_t>(index)].name;
+  return check_declaration(spec, program, index, name_taken);
 }
 
 }  // namespace nisa

@@ -90,8 +90,9 @@ NpyType npy_type_of(Dtype dtype);
 // float32 rather than their own bits.
 bool travels_as_f32(Dtype dtype);
 // A tensor's storage from its .npy element data (npy_type_of(dtype), C
-// order): a copy, or each float32 rounded to nearest even (S2.2).
-std::vector<uint8_t> storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data);
+// order), written to `out` (the tensor's bytes): a copy, or each float32
+// rounded to nearest even (S2.2).
+void storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data, uint8_t* out);
 // The inverse (exact): writes raw.size() / dtype_size(dtype) elements of
 // npy_type_of(dtype) to `out`.
 void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out);

@@ -23,21 +23,22 @@ bool travels_as_f32(Dtype dtype) {
   }
 }
 
-std::vector<uint8_t> storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data) {
-  if (!travels_as_f32(dtype)) return std::vector<uint8_t>(data.begin(), data.end());
+void storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data, uint8_t* out) {
+  if (!travels_as_f32(dtype)) {
+    if (!data.empty()) std::memcpy(out, data.data(), data.size());
+    return;
+  }
   // Round each float32 to the tensor's dtype (S2.2).
   const std::size_t count = data.size() / 4;
-  return dispatch_dtype(dtype, [&](auto e) {
+  dispatch_dtype(dtype, [&](auto e) {
     using E = decltype(e);
     using S = typename E::storage;
-    std::vector<uint8_t> raw(count * sizeof(S));
     for (std::size_t i = 0; i < count; ++i) {
       float x;
       std::memcpy(&x, data.data() + 4 * i, 4);
       const S s = E::from_f32(x);
-      std::memcpy(raw.data() + sizeof(S) * i, &s, sizeof(S));
+      std::memcpy(out + sizeof(S) * i, &s, sizeof(S));
     }
-    return raw;
   });
 }
 
@@ -112,7 +113,9 @@ std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const
   NpyArray array = read_npy(path, [&](const NpyArray& header) { check_tensor_header(header, path, dtype, shape, tensor_name, decl_line); });
   if (array.type.kind == 'b') normalize_bools(array.data);
   if (!travels_as_f32(dtype)) return std::move(array.data);
-  return storage_from_npy_data(dtype, array.data);
+  std::vector<uint8_t> raw(array.data.size() / 4 * dtype_size(dtype));
+  storage_from_npy_data(dtype, array.data, raw.data());
+  return raw;
 }
 
 void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,

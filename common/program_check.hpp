@@ -21,14 +21,14 @@ struct CheckFailure {
 };
 
 // Checks one tensor declaration (shape, fits its memory, PSUM/SBUF sizes of the
-// program's arch, role/init consistency, a name no earlier tensor has, the
-// HBM total with the earlier tensors). Failures name no operand. Linear in
+// program's arch, role/init consistency, a name no earlier tensor has; the
+// HBM total is a run's limit, hbm_limits.hpp). Failures name no operand. Linear in
 // `tensor`: for one declaration; a whole program goes through TensorChecker.
 std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program, int tensor);
 
 // The same checks for the declarations of a program in order, each against
-// those checked before it, in constant time each (a hash set of names and a
-// running HBM total): issue 24, 100,000 declarations took 68 s when each
+// those checked before it, in constant time each (a hash set of names):
+// issue 24, 100,000 declarations took 68 s when each
 // scanned all earlier ones.
 class TensorChecker {
  public:
@@ -36,7 +36,6 @@ class TensorChecker {
 
  private:
   std::unordered_set<std::string> names_;
-  int64_t hbm_bytes_ = 0;  // of the HBM tensors checked so far that passed their own size check
 };
 
 // Checks one instruction. Operands must already be in spec order with defaults

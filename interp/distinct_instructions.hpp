@@ -27,6 +27,8 @@ class DistinctInstructions {
   // is to a distinct instruction whose line is set to position i's, valid
   // until the next call.
   const Instruction& at(std::size_t i);
+  // Distinct instruction k (< distinct_count()), with some position's line.
+  const Instruction& distinct(std::size_t k) const { return distinct_[k]; }
   // Which distinct instruction runs at position i (< distinct_count()).
   uint32_t which(std::size_t i) const { return which_[i]; }
 

@@ -15,7 +15,7 @@ ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
   if (size <= kHeapBytes) {
     auto* block = static_cast<uint8_t*>(::operator new(std::max<std::size_t>(size, 1), std::align_val_t{64}));
     std::fill_n(block, size, uint8_t{0});
-    bytes_ = std::unique_ptr<uint8_t, Unmap>(block, Unmap{nullptr, 0});
+    bytes_ = std::unique_ptr<uint8_t, Unmap>(block, Unmap{nullptr, 0, false});
     return;
   }
   const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
@@ -39,10 +39,21 @@ ZeroedBytes::ZeroedBytes(std::size_t size) : size_(size) {
   // The bytes end at the upper guard page (64-byte aligned start), so an
   // access past the end faults at once.
   const std::size_t slack = (body - size) & ~std::size_t{63};
-  bytes_ = std::unique_ptr<uint8_t, Unmap>(first + slack, Unmap{static_cast<uint8_t*>(mapping), mapped});
+  bytes_ = std::unique_ptr<uint8_t, Unmap>(first + slack, Unmap{static_cast<uint8_t*>(mapping), mapped, false});
+}
+
+ZeroedBytes ZeroedBytes::borrow(const uint8_t* data, std::size_t size) {
+  ZeroedBytes b;
+  // const_cast: tensor_base hands out uint8_t*, but only the steps of
+  // instructions that write a tensor write through it, and a borrowed tensor
+  // is one no instruction writes (bind_inputs).
+  b.bytes_ = std::unique_ptr<uint8_t, Unmap>(const_cast<uint8_t*>(data), Unmap{nullptr, 0, true});
+  b.size_ = size;
+  return b;
 }
 
 void ZeroedBytes::Unmap::operator()(uint8_t* p) const {
+  if (borrowed) return;
   if (mapping == nullptr) {
     ::operator delete(p, std::align_val_t{64});
     return;

@@ -31,6 +31,11 @@ class ZeroedBytes {
  public:
   ZeroedBytes() = default;
   explicit ZeroedBytes(std::size_t size);
+  // `size` bytes that belong to someone else (a caller's input array read in
+  // place, LANGUAGE.md 4): never freed here, and only ever read (the caller
+  // makes sure nothing writes them and that they outlive this object).
+  static ZeroedBytes borrow(const uint8_t* data, std::size_t size);
+  bool borrowed() const { return bytes_.get_deleter().borrowed; }
   uint8_t* data() { return bytes_.get(); }
   const uint8_t* data() const { return bytes_.get(); }
   std::size_t size() const { return size_; }
@@ -42,6 +47,7 @@ class ZeroedBytes {
   struct Unmap {
     uint8_t* mapping;  // the whole mapping, guard pages included, or nullptr: a heap block (no initialisers:
     std::size_t mapped;  // a nested class's are not usable inside its enclosing one)
+    bool borrowed;       // someone else's bytes: nothing to free
     void operator()(uint8_t* p) const;
   };
   std::unique_ptr<uint8_t, Unmap> bytes_;
@@ -61,6 +67,9 @@ struct Machine {
   ZeroedBytes psum;                        // partition p at p * psum_partition_bytes
   // Indexed by tensor; empty for SBUF/PSUM tensors. Zero pages until written:
   // an input read from its file or an output never stored costs no zeroing.
+  // An input the program never writes may be a caller's array read in place
+  // (ZeroedBytes::borrow; nisa.run); an output may leave the machine as the
+  // memory of a NumPy array (moved out after the run).
   std::vector<ZeroedBytes> hbm;
   std::array<float, kLanes> vector_accumulator{};  // S1.3: starts at -inf
   std::array<float, kLanes> scalar_accumulator{};  // S1.3: starts at 0

@@ -1,6 +1,7 @@
 #include "matmul_psum.hpp"
 
-#include "strict.hpp"
+#include <cstring>
+
 #include "tile_table.hpp"
 
 namespace nisa {
@@ -48,7 +49,7 @@ void store_sum(const TileAccess& dst, bool accumulate, float* sum, float* old) {
 
 float* matmul_scratch(const DecodeContext& c, const TileAccess& dst, int64_t rows) {
   const int64_t m = dst.partitions, n = dst.elements;
-  return reinterpret_cast<float*>(c.tiles.buffer(static_cast<std::size_t>(rows * (m + n) + 2 * m * n) * sizeof(float)));
+  return reinterpret_cast<float*>(c.tiles.scratch(static_cast<std::size_t>(rows * (m + n) + 2 * m * n) * sizeof(float)));
 }
 
 MatmulScratch scratch_parts(float* scratch, const TileAccess& dst, int64_t rows) {
@@ -73,14 +74,26 @@ void set_matmul_tiles(Step& s, const TileAccess* dst, const TileAccess* stationa
 EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst) {
   uint8_t* flags = c.tiles.matmul_written_psum();
   EarlierWrites w;
-  for_each_element(dst, 1, [&](int64_t, int64_t, const uint8_t* address) {
-    uint8_t* f = flags + (address - c.machine.psum.data());
-    for (int64_t b = 0; b < dst.element_size; ++b) {
-      w.any = w.any || f[b] != 0;
-      w.all = w.all && f[b] != 0;
-      f[b] = 1;
+  // One flag per byte, visited a byte range at a time: a whole row where its
+  // elements are contiguous, else one element. Once some flag was set and
+  // another was not, the answer is known and the rest is only marked.
+  auto visit = [&](uint8_t* f, std::size_t bytes) {
+    if (w.all || !w.any) {
+      w.any = w.any || std::memchr(f, 1, bytes) != nullptr;
+      w.all = w.all && std::memchr(f, 0, bytes) == nullptr;
     }
-  });
+    std::memset(f, 1, bytes);
+  };
+  const int64_t rows = dst.row_length == 0 ? 0 : dst.elements / dst.row_length;
+  const bool contiguous = dst.unit_stride();
+  const auto run_bytes = static_cast<std::size_t>(contiguous ? dst.row_length * dst.element_size : dst.element_size);
+  const int64_t runs_per_row = contiguous ? 1 : dst.row_length;
+  for (int64_t p = 0; p < dst.partitions; ++p)
+    for (int64_t r = 0; r < rows; ++r) {
+      const uint8_t* row = dst.partition(p) + dst.row_offsets[static_cast<std::size_t>(r)];
+      for (int64_t j = 0; j < runs_per_row; ++j)
+        visit(flags + (row + j * dst.element_stride - c.machine.psum.data()), run_bytes);
+    }
   return w;
 }
 

@@ -32,8 +32,9 @@ struct EarlierWrites {
 EarlierWrites earlier_matmul_writes(const DecodeContext& c, const TileAccess& dst);
 
 // A product's float32 work space for `rows` contraction rows into dst
-// [M, N], allocated once per step at decode: the stationary [rows x M] and
-// moving [rows x N] matrices, the result and dst's old values [M x N].
+// [M, N], taken at decode: the stationary [rows x M] and
+// moving [rows x N] matrices, the result and dst's old values [M x N]; shared
+// by the program's matmul steps of the same size (TileTable::scratch).
 float* matmul_scratch(const DecodeContext& c, const TileAccess& dst, int64_t rows);
 struct MatmulScratch {
   float* stationary;

@@ -54,4 +54,10 @@ uint8_t* TileTable::buffer(std::size_t bytes) {
   return buffers_.back().get();
 }
 
+uint8_t* TileTable::scratch(std::size_t bytes) {
+  std::unique_ptr<uint8_t[]>& at = scratch_[bytes];
+  if (!at) at = std::make_unique<uint8_t[]>(bytes == 0 ? 1 : bytes);
+  return at.get();
+}
+
 }  // namespace nisa

@@ -30,6 +30,14 @@ class TileTable {
   const TileAccess* add(TileAccess t);
   // A zeroed buffer that lives as long as the table (staging memory).
   uint8_t* buffer(std::size_t bytes);
+  // Work space a step overwrites before it reads it, every time it runs, and
+  // never keeps anything in: one buffer per size, shared by every step that
+  // asks for that size (steps run one at a time; only partitions_independent
+  // steps are cut for a second thread, so a step whose two halves might both
+  // use it must take a buffer() of its own). A shared buffer keeps equal
+  // steps equal byte for byte (SharedSteps), and a long program of matmuls
+  // from touching fresh memory per step.
+  uint8_t* scratch(std::size_t bytes);
 
   std::size_t size() const { return tiles_.size(); }
 
@@ -48,6 +56,7 @@ class TileTable {
   std::unordered_map<std::string, const TileAccess*> by_view_;
   std::map<std::pair<const TileAccess*, int64_t>, const TileAccess*> by_rows_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
+  std::unordered_map<std::size_t, std::unique_ptr<uint8_t[]>> scratch_;
   std::string key_;  // reused for look-ups
   std::vector<uint8_t> matmul_written_psum_;
 };

@@ -2,7 +2,9 @@
 // loaded, assembled or decoded and run in this process through the same run
 // pipeline as `nisa run` (interp/pipeline/): inputs come in as NumPy arrays
 // (C-contiguous, native byte order: python/nisa/__init__.py converts the
-// others exactly), outputs go back as new NumPy arrays, and every nisa error
+// others exactly; an `input` tensor no instruction writes reads the caller's
+// array in place, others are copied once into the machine), outputs go back
+// as NumPy arrays that own the machine's memory, and every nisa error
 // becomes _nisa.NativeError carrying the CLI's message (nisa/__init__.py turns
 // it into nisa.Error).
 //
@@ -13,6 +15,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cstdint>
 #include <cstring>
 #include <memory>
 #include <span>
@@ -21,6 +24,7 @@
 
 #include "disassembler.hpp"
 #include "error.hpp"
+#include "hbm_limits.hpp"
 #include "interruption.hpp"
 #include "lanes.hpp"
 #include "loaded_program.hpp"
@@ -85,10 +89,10 @@ std::optional<NpyType> element_type(const py::dtype& dtype) {
   }
 }
 
-// Fills a tensor's storage from an array of its dtype and shape (LANGUAGE.md
-// 4): the same rules as a .npy file given to `nisa run --input`.
-void fill_from_array(const std::string& program_file, const TensorDecl& d, const py::array& array,
-                     std::span<uint8_t> storage) {
+// Checks an array against a tensor declaration (LANGUAGE.md 4): the same
+// rules as a .npy file given to `nisa run --input`. Returns whether it is a
+// bool array for a u8 tensor.
+bool check_array(const std::string& program_file, const TensorDecl& d, const py::array& array) {
   const std::string where = program_file + ": error: input " + d.name + ": ";
   const std::string declared = " tensor " + d.name + " declared ";
   const py::dtype dtype = array.dtype();
@@ -114,20 +118,52 @@ void fill_from_array(const std::string& program_file, const TensorDecl& d, const
                      " (line " + std::to_string(d.line) + ")");
   if ((array.flags() & py::array::c_style) == 0)
     throw InputError(where + "the array is not C-contiguous (use numpy.ascontiguousarray)");
-  const auto* src = static_cast<const uint8_t*>(array.data());
-  const std::size_t bytes = static_cast<std::size_t>(element_count(d.shape)) * want.size;
-  const std::vector<uint8_t> raw = storage_from_npy_data(d.dtype, std::span(src, bytes));  // S2.2 rounding where needed
-  std::memcpy(storage.data(), raw.data(), raw.size());
+  return bool_into_u8;
+}
+
+std::span<const uint8_t> array_bytes(const TensorDecl& d, const py::array& array) {
+  const std::size_t bytes = static_cast<std::size_t>(element_count(d.shape)) * npy_type_of(d.dtype).size;
+  return {static_cast<const uint8_t*>(array.data()), bytes};
+}
+
+// Fills a tensor's storage from a checked array: one copy (or the S2.2
+// rounding of a float32 array into a bf16, tf32 or fp8 tensor) straight into
+// the machine's memory.
+void fill_from_array(const std::string& program_file, const TensorDecl& d, const py::array& array,
+                     std::span<uint8_t> storage) {
+  const bool bool_into_u8 = check_array(program_file, d, array);
+  storage_from_npy_data(d.dtype, array_bytes(d, array), storage.data());
   if (bool_into_u8)
     for (uint8_t& b : storage) b = b != 0;
 }
 
-// A new array holding a tensor's value (float32 for the travelling dtypes).
-py::array array_from_storage(const TensorDecl& d, std::span<const uint8_t> raw) {
+// The array's own bytes when the tensor can read them in place: the tensor's
+// dtype exactly (no bool for u8, no float32 for a travelling dtype) and each
+// element at an address of its size's alignment, as the machine's memory is.
+std::span<const uint8_t> array_in_place(const std::string& program_file, const TensorDecl& d, const py::array& array) {
+  const bool bool_into_u8 = check_array(program_file, d, array);
+  const std::span<const uint8_t> bytes = array_bytes(d, array);
+  if (bool_into_u8 || travels_as_f32(d.dtype) || reinterpret_cast<std::uintptr_t>(bytes.data()) % dtype_size(d.dtype) != 0)
+    return {};
+  return bytes;
+}
+
+// A tensor's value as a NumPy array. A dtype stored as-is (not bf16, tf32,
+// fp8: those widen to float32) hands its machine memory over: the array owns
+// it (a capsule base frees it), nothing is copied.
+py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
-  py::array out(py::dtype(npy_type_of(d.dtype).descr()), shape);
-  npy_data_from_storage(d.dtype, raw, static_cast<uint8_t*>(out.mutable_data()));
-  return out;
+  const py::dtype dtype(npy_type_of(d.dtype).descr());
+  if (travels_as_f32(d.dtype) || storage.borrowed()) {
+    py::array out(dtype, shape);
+    npy_data_from_storage(d.dtype, storage.bytes(), static_cast<uint8_t*>(out.mutable_data()));
+    return out;
+  }
+  auto owned = std::make_unique<ZeroedBytes>(std::move(storage));
+  uint8_t* data = owned->data();
+  py::capsule base(owned.get(), [](void* p) { delete static_cast<ZeroedBytes*>(p); });
+  owned.release();  // the capsule owns it now
+  return py::array(dtype, shape, data, base);
 }
 
 // The --profile table as data: one row per engine (SEMANTICS S6 estimates).
@@ -169,7 +205,9 @@ bool python_signal_pending() {
 // `inputs`: {bytes: ndarray} (nisa/__init__.py encoded the names and made
 // the arrays C-contiguous and native-endian).
 // `trace`: b"" for none, else the path of the timeline JSON to write.
-py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace) {
+// `hbm_limit`: bytes of HBM tensors in all (LANGUAGE.md 2.6), 0 for the default.
+py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace,
+              int64_t hbm_limit) {
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
   const Program& program = loaded.program;
@@ -184,13 +222,22 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
     if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
       throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
     const py::array array = py::reinterpret_borrow<py::array>(value);
-    given.push_back({key.cast<std::string>(), [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
+    given.push_back({key.cast<std::string>(),
+                     [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
                        fill_from_array(program.file, d, array, storage);
-                     }});
+                     },
+                     [&program, array](const TensorDecl& d) { return array_in_place(program.file, d, array); }});
   }
+  check_hbm_limit(program, hbm_limit > 0 ? hbm_limit : default_hbm_limit(), InputOrigin::python);
   Machine machine = make_machine(spec, program);
-  bind_inputs(program, program.file, given, machine, InputOrigin::python);
-  given.clear();  // drops the references to the arrays while the GIL is held
+  {
+    std::unique_lock hold(loaded.lock);
+    const std::vector<bool>& written = loaded.written_tensors(spec);
+    hold.unlock();  // computed once; never changed afterwards
+    // `given` keeps a reference to every array until the run is over: an
+    // input no instruction writes is read in place from the caller's array.
+    bind_inputs(program, program.file, given, machine, InputOrigin::python, &written);
+  }
 
   bool interrupted = false;
   {
@@ -204,10 +251,6 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   }
   if (interrupted) throw py::error_already_set();  // the handler's exception (KeyboardInterrupt)
 
-  py::dict outputs;
-  for (std::size_t t = 0; t < program.tensors.size(); ++t)
-    if (is_output_tensor(program.tensors[t]))
-      outputs[text(program.tensors[t].name)] = array_from_storage(program.tensors[t], machine.hbm[t].bytes());
   py::object report = py::none();
   if (profile || !request.trace_file.empty()) {
     std::unique_lock hold(loaded.lock);
@@ -221,6 +264,12 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
       write_run_outputs(program, machine, request, json);
     }
   }
+  // Last: the outputs leave the machine (their memory moves into the arrays).
+  py::dict outputs;
+  for (std::size_t t = 0; t < program.tensors.size(); ++t)
+    if (is_output_tensor(program.tensors[t]))
+      outputs[text(program.tensors[t].name)] = array_from_storage(program.tensors[t], std::move(machine.hbm[t]));
+  given.clear();  // the arrays' references, dropped with the GIL held
   return py::make_tuple(outputs, report);
 }
 
@@ -283,7 +332,10 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
-        py::arg("trace") = py::bytes());
+        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
+  // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
+  m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
+  m.def("default_hbm_limit", &default_hbm_limit);
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });

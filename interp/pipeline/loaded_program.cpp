@@ -34,6 +34,27 @@ const Program& LoadedProgram::model() {
   return *model_;
 }
 
+const std::vector<bool>& LoadedProgram::written_tensors(const Spec& spec) {
+  if (!written_) {
+    std::vector<bool> written(program.tensors.size(), false);
+    auto mark = [&](const TensorView& v) {
+      if (v.tensor >= 0 && static_cast<std::size_t>(v.tensor) < written.size()) written[static_cast<std::size_t>(v.tensor)] = true;
+    };
+    for (std::size_t k = 0; k < distinct.distinct_count(); ++k) {
+      const Instruction& ins = distinct.distinct(k);
+      const InstructionSpec& is = spec.instructions.at(static_cast<std::size_t>(ins.spec_index));
+      for (const int o : is.cost.written) {
+        const Operand& op = ins.operands.at(static_cast<std::size_t>(o));
+        if (op.state == OperandState::tensor) mark(op.view);
+        if (op.state == OperandState::tensor_list)
+          for (const TensorView& v : op.views) mark(v);
+      }
+    }
+    written_ = std::move(written);
+  }
+  return *written_;
+}
+
 std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file) {
   auto loaded = std::make_unique<LoadedProgram>();
   DistinctInstructionSink sink(loaded->distinct);

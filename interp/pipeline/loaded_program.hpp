@@ -31,9 +31,15 @@ struct LoadedProgram {
   // The Program with its instruction list (built on first use; call with
   // `lock` held when others may use this program).
   const Program& model();
+  // Per tensor: whether some instruction writes it (a written operand of its
+  // spec, as dead stores and the timeline count writes). An input no
+  // instruction writes may be read in place from the caller's memory
+  // (bind_inputs). Computed on first use; call with `lock` held.
+  const std::vector<bool>& written_tensors(const Spec& spec);
 
  private:
   std::optional<Program> model_;
+  std::optional<std::vector<bool>> written_;
 };
 
 // Every diagnostic of a failed assembly, formatted as the CLI prints them

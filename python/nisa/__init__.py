@@ -148,7 +148,20 @@ def _inputs(inputs, where):
     return arrays
 
 
-def run(program, inputs=None, strict=False, profile=False, trace=None):
+def _hbm_limit(value):
+    """hbm_limit= as bytes (0: the default, this machine's memory)."""
+    if value is None:
+        return 0
+    if isinstance(value, str):
+        size = _nisa.byte_size(value)
+        if size is not None:
+            return size
+    elif isinstance(value, int) and not isinstance(value, bool) and 1 <= value <= 1 << 62:
+        return value
+    raise Error(f"hbm_limit: error: expected a size in bytes (a positive int, or a str such as '64G'), got {value!r}")
+
+
+def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None):
     """Runs `program` on `inputs` ({NAME: ndarray}); returns {NAME: ndarray}.
 
     strict: the hardware's hazards become errors (`nisa run --strict`).
@@ -158,7 +171,11 @@ def run(program, inputs=None, strict=False, profile=False, trace=None):
     trace: a path; the Chrome/Perfetto timeline JSON is written there as
       `nisa run --trace` writes it (whole or not at all; never over the
       program's own file; a symlink, FIFO or device is written through).
+    hbm_limit: bytes the program's HBM tensors may take in all (an int, or a
+      str such as "64G"); default: this machine's memory (`nisa run
+      --hbm-limit`). A program over it is refused before it runs.
     """
+    limit = _hbm_limit(hbm_limit)
     prog = assemble(program)
     arrays = _inputs(inputs, prog.file)
     trace_path = b""
@@ -166,5 +183,5 @@ def run(program, inputs=None, strict=False, profile=False, trace=None):
         trace_path = _path_bytes(trace, "trace")
         if not trace_path:
             raise Error("trace: error: the path is empty")
-    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path)
+    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit)
     return (outputs, report) if profile else outputs

@@ -100,9 +100,11 @@ TEST_CASE("TensorChecker finds what check_tensor finds, in one pass") {
     t.role = nisa::Role::scratch;
     return t;
   };
-  // 256 rows x 4 MiB = 1 GiB each: four fit the 4 GiB total, a fifth does
-  // not; the sixth repeats a name (and is past the total too).
-  for (const char* n : {"a", "b", "c", "d", "e"}) p.tensors.push_back(hbm(n, 256));
+  // 256 rows x 4 MiB = 1 GiB each: four fit (the total is a run's limit,
+  // not the checker's), a fifth of 16,385 rows is past the 64 GiB of one
+  // tensor; the sixth repeats a name.
+  for (const char* n : {"a", "b", "c", "d"}) p.tensors.push_back(hbm(n, 256));
+  p.tensors.push_back(hbm("e", 16385));
   p.tensors.push_back(hbm("a", 1));
   nisa::TensorChecker checker;
   for (int i = 0; i < 6; ++i) {

@@ -85,7 +85,7 @@ TEST_CASE("check_tensor on decoded declarations") {
   CHECK(check_tensor(asm_test::spec(), p, 1)[0].message == "tensor 'x' is declared twice");
   p = base();
   p.tensors[0].shape = {128, 1LL << 40};
-  CHECK(check_tensor(asm_test::spec(), p, 0)[0].message == "tensor 'x' is too large (more than 1073741824 elements)");
+  CHECK(check_tensor(asm_test::spec(), p, 0)[0].message == "tensor 'x' is too large (more than 68719476736 elements)");
   p = base();
   p.tensors[0].role = nisa::Role::input;
   CHECK(check_tensor(asm_test::spec(), p, 0)[0].message == "tensor 'x' in sbuf cannot have a role");

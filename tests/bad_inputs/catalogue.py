@@ -129,7 +129,7 @@ def make_files():
     write("nul.nasm", GOOD.encode() + b"dma_copy dst=y,\x00 src=t\n")
     write("binary.nasm", bytes(range(256)) * 4)
     write("huge_shape.nasm", ".hbm x f32 [1000000000, 1000000000] output\n")
-    write("over_1gib.nasm", ".hbm x f32 [32768, 16384] output\n")
+    write("over_64gib.nasm", ".hbm x f32 [131072, 131073] output\n")
     write("hbm_total.nasm", "".join(f".hbm x{i} f32 [16384, 16384] output\n" for i in range(5)))
     write("partitions.nasm", ".sbuf t f32 [129, 4]\n")
     write("sbuf_full.nasm", ".sbuf t f32 [128, 100000]\n")
@@ -275,11 +275,14 @@ CASES = [
     ("NUL byte in a source", ["asm", "nul.nasm", "-o", "o1.nbin"], 2, r"^nul\.nasm:9:\d+: error: ", ["o1.nbin"]),
     ("binary garbage as a source", ["asm", "binary.nasm", "-o", "o2.nbin"], 2, r"^binary\.nasm:\d+:\d+: error: ", ["o2.nbin"]),
     ("enormous HBM shape", ["asm", "huge_shape.nasm", "-o", "o3.nbin"], 2, r"^huge_shape\.nasm:1:\d+: error: .*too large", ["o3.nbin"]),
-    ("HBM tensor over 1 GiB", ["asm", "over_1gib.nasm", "-o", "o4.nbin"], 2,
-     r"^over_1gib\.nasm:1:\d+: error: .*2147483648 bytes; the model allows at most 1073741824", ["o4.nbin"]),
-    ("HBM tensors over 4 GiB in all", ["run", "hbm_total.nasm", "--dump", "d_total"], 2,
-     r"^hbm_total\.nasm:5:\d+: error: tensor 'x4' brings the HBM tensors to 5368709120 bytes; the model allows at most 4294967296 in all",
-     ["d_total"]),
+    ("HBM tensor over 64 GiB", ["asm", "over_64gib.nasm", "-o", "o4.nbin"], 2,
+     r"^over_64gib\.nasm:1:\d+: error: .*68720001024 bytes; the model allows at most 68719476736", ["o4.nbin"]),
+    ("HBM tensors over --hbm-limit", ["run", "hbm_total.nasm", "--dump", "d_total", "--hbm-limit", "4G"], 2,
+     r"^hbm_total\.nasm:5: error: tensor 'x4' brings the HBM tensors to 5368709120 bytes, over the run's HBM limit "
+     r"of 4294967296 \(raise it with --hbm-limit BYTES", ["d_total"]),
+    ("--hbm-limit not a size", ["run", "hbm_total.nasm", "--hbm-limit", "4Q"], 2,
+     r"^nisa: error: --hbm-limit '4Q' is not a size in bytes"),
+    ("--hbm-limit zero", ["run", "hbm_total.nasm", "--hbm-limit", "0"], 2, r"^nisa: error: --hbm-limit '0' is not a size"),
     ("129 partitions", ["asm", "partitions.nasm", "-o", "o5.nbin"], 2, r"^partitions\.nasm:1:\d+: error: .*129 partitions", ["o5.nbin"]),
     ("SBUF tensor larger than a partition", ["asm", "sbuf_full.nasm", "-o", "o6.nbin"], 2, r"^sbuf_full\.nasm:1:\d+: error: ", ["o6.nbin"]),
     ("PSUM tensor larger than PSUM", ["asm", "psum_full.nasm", "-o", "o7.nbin"], 2, r"^psum_full\.nasm:1:\d+: error: ", ["o7.nbin"]),
