@@ -2,7 +2,6 @@
 // quotes a bounded message; all diagnostics of one assembly stay under 64 KiB
 // (asm/diagnostic_text.hpp, LANGUAGE.md 2.6 "Limits"). Expected excerpts and
 // caret positions are counted by hand from the generated lines.
-#include <chrono>
 
 #include "asm_test_support.hpp"
 #include "diagnostic_text.hpp"
@@ -31,10 +30,8 @@ std::string caret_line(const std::string& formatted) {
 TEST_CASE("a 10 MB line of bad keys: 20 short diagnostics, the caret under each key") {
   std::string line = kHead;
   for (int k = 0; k < 1'700'000; ++k) line += kBadKey;  // 10.2 MB
-  const auto start = std::chrono::steady_clock::now();
+  // Was 204 MB of messages (issue 24); its time is the CLI test's (Release only).
   const auto r = nisa::assemble(asm_test::spec(), kTile + line + "\n", "t.nasm");
-  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  CHECK(seconds < 5);  // was 204 MB of messages; the lexing of 10 MB is what is left
   REQUIRE(r.diagnostics.size() == 21);  // 20 errors and the "too many" line
   const std::string all = total_text(r.diagnostics);
   CHECK(all.size() < 64 * 1024);
