@@ -343,6 +343,18 @@ def measure_rss(gib):
 
 # ---- main ----
 
+def warm_memory(gib):
+    """Touches `gib` GiB once and frees it. A fresh VM backs its guest memory
+    on first touch (an exit to the hypervisor per page: zeroing a huge page
+    then ran at ~0.7 GB/s, bench/README.md), so whichever side of a comparison
+    allocates first would pay it; after this both sides find backed pages."""
+    if gib <= 0:
+        return
+    progress(f"touching {gib:g} GiB once (a fresh VM backs memory on first touch)")
+    block = np.ones(int(gib * (1 << 30)), dtype=np.uint8)
+    del block
+
+
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--sizes", default="all",
@@ -353,6 +365,8 @@ def main(argv=None):
     ap.add_argument("--kernels", default="tensor_add,softmax,matmul", help="which kernels (add, softmax, matmul)")
     ap.add_argument("--rss-gib", type=float, default=1.0, help="input size of the peak RSS measurement (default 1)")
     ap.add_argument("--no-rss", action="store_true", help="skip the peak RSS measurement")
+    ap.add_argument("--warm-gib", type=float, default=4.0,
+                    help="GiB of memory touched once before measuring (default 4; 0 to skip)")
     ap.add_argument("--rss-child", type=int, help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     if args.rss_child is not None:
@@ -377,6 +391,7 @@ def main(argv=None):
 
     load = os.getloadavg()[0]
     started = time.perf_counter()
+    warm_memory(args.warm_gib)
     results, failed = {}, False
     for name in kernels:
         rows = []
