@@ -20,7 +20,6 @@ import os
 import re
 import sys
 import threading
-import weakref
 
 from .. import Error
 from . import _dtypes
@@ -49,17 +48,21 @@ _RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums
 
 # The Recording of the kernel call in progress, one per thread: kernels called
 # at once on different threads each record their own program (LANGUAGE.md 4).
-_state = threading.local()
+class _State(threading.local):
+    recording = None  # each thread's own attribute once set; this default before
+
+
+_state = _State()
 
 
 def current():
     """This thread's kernel call being recorded, or None."""
-    return getattr(_state, "recording", None)
+    return _state.recording
 
 
 def recording():
     """The kernel call being recorded; nki calls outside one are an error."""
-    rec = current()
+    rec = _state.recording
     if rec is None:
         raise Error("nisa.nki: error: nki.language and nki.isa calls record into a kernel: call them inside a function "
                     "decorated with @nki.jit (after nisa.nki.install())", 2)
@@ -120,7 +123,10 @@ def misuse(message, error_class=Error):
 
 def checked(fn, label):
     """`fn` with Python's errors from bad arguments raised as nisa.Error at
-    the kernel's line ("every problem raises nisa.Error", LANGUAGE.md 4)."""
+    the kernel's line ("every problem raises nisa.Error", LANGUAGE.md 4).
+    The nki calls' own code calls the unwrapped functions (`__wrapped__`), so
+    a kernel's call passes through one wrapper: the frame below the outermost
+    wrapper is the kernel's (Recording.location looks for it)."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
@@ -130,6 +136,10 @@ def checked(fn, label):
                 raise
             raise misuse(f"{label}: {e}") from e
     return call
+
+
+# The code of every checked() wrapper: the frame that called one is the kernel's.
+_CALL_CODE = checked(lambda: None, "").__code__
 
 
 class Location:
@@ -142,29 +152,31 @@ class Location:
         return f"{self.file}:{self.line}:" + (f"{self.column}:" if self.column else "")
 
 
-def _no_owner():
-    return None
-
-
 class Storage:
     """One declared tensor: an HBM array (kernel parameter, output or scratch)
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
-    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, owner=None):
-        # The Recording that declared it, weakly: no reference cycle, so a
-        # finished recording is freed at once, without the cyclic collector.
-        self.owner = weakref.ref(owner) if owner is not None else _no_owner
+    __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
+                 "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
+                 "aliased", "matmul_written", "caller_array", "unwritable", "__weakref__")
+
+    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, token=None):
+        # The token of the Recording that declared it (Recording.token): no
+        # reference to the recording, so no cycle, and a finished recording is
+        # freed at once, without the cyclic collector.
+        self.token = token
         self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
-        self.buffer = region if region in ("sbuf", "psum") else "hbm"
+        self.buffer = buffer = region if region == "sbuf" or region == "psum" else "hbm"
+        self.on_chip = buffer != "hbm"
         self.dtype = dtype  # NKI spelling
-        self.shape = tuple(shape)
+        self.shape = shape if shape.__class__ is tuple else tuple(shape)
         self.created_at = created_at
         self.hint = hint  # a name to start from
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
         self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
-        self.whole_pattern = None  # the row-major [(stride, count)] of the whole tensor, once asked for
+        self.whole_pattern = None  # the row-major ((stride, count), ...) of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
         self.offset = None  # on chip: byte offset in each partition
@@ -176,10 +188,6 @@ class Storage:
         # value when the kernel writes it (LANGUAGE.md 4), or why it cannot.
         self.caller_array = None
         self.unwritable = None
-
-    @property
-    def on_chip(self):
-        return self.buffer in ("sbuf", "psum")
 
     def partition_bytes(self):
         n = 1
@@ -205,11 +213,12 @@ class Recording:
         self.arch = arch
         self.storages = []
         self.instructions = []
-        # Caches of location() and new_storage(), for this call only: code
-        # objects -> their positions, (code, offset) -> Location,
-        # (file, line) -> the name assigned there.
-        self._positions = {}
-        self._locations = {}
+        self.token = object()  # what this call's storages carry (Storage.token)
+        # Caches of location() and new_storage(), for this call only: id(code)
+        # -> (code, {instruction offset: Location}, positions), the last code
+        # object's entry, Location -> the name assigned there.
+        self._sites = {}
+        self._last_code = self._last_sites = None
         self._assigned = {}
 
     # --- where the kernel is -------------------------------------------------
@@ -217,9 +226,23 @@ class Recording:
         """The kernel's source position of the call being recorded: the
         innermost frame in the kernel's file, else the innermost one outside
         the nisa package (a helper the kernel calls). Called once per
-        instruction and tensor: what it learns per file and per code object
-        is kept (_inside_package, _frame_location)."""
+        instruction and tensor: the frame that called the outermost nki call
+        (the one below a checked() wrapper) is most often the kernel's, and
+        what is learnt per file and per code object is kept
+        (_inside_package, _frame_location)."""
         frame = sys._getframe(1)
+        call = frame
+        while call is not None and call.f_code is not _CALL_CODE:
+            call = call.f_back
+        if call is not None:
+            caller = call.f_back
+            if caller.f_code.co_filename == self.kernel_file:
+                return self._frame_location(caller)
+            # Below it, only the nisa package's frames: the general search can start there.
+            frame = caller
+        return self._search(frame)
+
+    def _search(self, frame):
         outside = None
         kernel_file = self.kernel_file
         while frame is not None:
@@ -237,14 +260,21 @@ class Recording:
 
     def _frame_location(self, frame):
         """The Location of the call `frame` is making, one object per call site
-        (code object and instruction offset) of this recording."""
-        code, lasti = frame.f_code, frame.f_lasti
-        key = (code, lasti)
-        location = self._locations.get(key)
+        (code object and instruction offset) of this recording. Code objects
+        are told apart by identity (their hash walks their constants); the
+        entry keeps the code alive, so its id is not reused meanwhile."""
+        code = frame.f_code
+        if code is self._last_code:
+            sites = self._last_sites
+        else:
+            sites = self._sites.get(id(code))
+            if sites is None:
+                sites = self._sites[id(code)] = (code, {}, _positions(code))
+            self._last_code, self._last_sites = code, sites
+        lasti = frame.f_lasti
+        location = sites[1].get(lasti)
         if location is None:
-            positions = self._positions.get(code)
-            if positions is None:
-                positions = self._positions[code] = _positions(code)
+            positions = sites[2]
             line, column = frame.f_lineno, None
             position = positions[lasti // 2] if positions is not None and 0 <= lasti // 2 < len(positions) else None
             if position is not None:  # Python 3.11+: the column of the call being made
@@ -252,7 +282,7 @@ class Recording:
                     line = position[0]
                 if position[2] is not None:
                     column = position[2] + 1
-            location = self._locations[key] = Location(code.co_filename, line, column)
+            location = sites[1][lasti] = Location(code.co_filename, line, column)
         return location
 
     def error(self, message, location=None):
@@ -263,6 +293,12 @@ class Recording:
     # --- what the kernel does ------------------------------------------------
     def new_storage(self, region, dtype, shape, hint, user_name="", role=None):
         location = self.location()
+        for d in shape:
+            if d.__class__ is not int or d < 1:
+                break
+        else:
+            if region != "sbuf" and region != "psum" or (shape and shape[0] <= PARTITIONS):
+                return self._add_storage(region, dtype, shape, hint, user_name, role, location)
         buffer = region if region in ("sbuf", "psum") else "hbm"
         if buffer in ("sbuf", "psum"):
             if len(shape) < 1 or not 1 <= shape[0] <= PARTITIONS:
@@ -270,45 +306,52 @@ class Recording:
                                  f"{tuple(shape)}", location)
         if any((not isinstance(d, int)) or d < 1 for d in shape):
             raise self.error(f"shape {tuple(shape)}: dimensions must be positive integers", location)
-        key = (location.file, location.line)
-        assigned = self._assigned.get(key, False)
+        return self._add_storage(region, dtype, shape, hint, user_name, role, location)
+
+    def _add_storage(self, region, dtype, shape, hint, user_name, role, location):
+        assigned = self._assigned.get(location, False)  # a Location is one call site's: same file and line
         if assigned is False:
-            assigned = self._assigned[key] = _assigned_name(location)
-        storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self)
+            assigned = self._assigned[location] = _assigned_name(location)
+        storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self.token)
         self.storages.append(storage)
         return storage
 
     def emit(self, mnemonic, args, writes=("dst",)):
         """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
         index = len(self.instructions)
-        instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
-        uses = []
-        for key, value in instruction.args:
+        location = self.location()
+        args = [[key, value] for key, value in args]  # lists: language.assign retargets a written tensor
+        if writes.__class__ is not tuple:
+            writes = tuple(writes)
+        for key, value in args:
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
-            for one in value if isinstance(value, list) else [value]:  # a list of tensors: every view is used
-                uses.append((key, one))
+            written = key in writes
+            for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
+                self._use(one, written, index, location)
                 dynamic = getattr(one, "indirect", None)
                 if dynamic is not None:
-                    uses.append((None, dynamic[1]))  # a runtime index tile is read
-        for key, value in uses:
-            storage = getattr(value, "storage", None)
-            if storage is None:
-                continue
-            if storage.owner() is not self:
-                raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
-                                 "made it", instruction.location)
-            if key in writes and storage.unwritable:
-                raise self.error(storage.unwritable, instruction.location)
-            if storage.first_use is None:
-                storage.first_use = index
-            storage.last_use = index
-            if key in writes:
-                storage.written = True
-            elif storage.fresh_result is not None:
-                storage.fresh_result = None  # read: its value is now needed where it is
+                    self._use(dynamic[1], False, index, location)  # a runtime index tile is read
+        instruction = Instruction(mnemonic, args, writes, location)
         self.instructions.append(instruction)
         return instruction
+
+    def _use(self, value, written, index, location):
+        storage = getattr(value, "storage", None)
+        if storage is None:
+            return
+        if storage.token is not self.token:
+            raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
+                             "made it", location)
+        if written and storage.unwritable:
+            raise self.error(storage.unwritable, location)
+        if storage.first_use is None:
+            storage.first_use = index
+        storage.last_use = index
+        if written:
+            storage.written = True
+        elif storage.fresh_result is not None:
+            storage.fresh_result = None  # read: its value is now needed where it is
 
     # --- the program ---------------------------------------------------------
     def place_on_chip(self):
@@ -400,6 +443,7 @@ class Recording:
         # an instruction without it: the line after the previous one's.
         implied = None
         line_append, origin_append, render = lines.append, origins.append, render_value
+        tensor, render_tensor = _TENSOR[0], _TENSOR[1]
         for instruction in self.instructions:
             location = instruction.location
             line = location.line
@@ -407,8 +451,16 @@ class Recording:
                 line_append(f".loc {line}")
                 origin_append(None)
             implied = line + 1
-            args = ", ".join([f"{key}={render(value)}" for key, value in instruction.args])
-            line_append(f"{instruction.mnemonic} {args}")
+            args = []
+            for key, value in instruction.args:
+                kind = value.__class__
+                if kind is tensor:
+                    args.append(f"{key}={render_tensor(value)}")
+                elif kind is str:
+                    args.append(f"{key}={value}")
+                else:
+                    args.append(f"{key}={render(value)}")
+            line_append(f"{instruction.mnemonic} {', '.join(args)}")
             origin_append(location)
         return "\n".join(lines) + "\n", origins
 
@@ -493,6 +545,8 @@ def _positions(code):
 
 
 _PLAIN = frozenset((str, int, float, bool))
+# NkiTensor and its unwrapped render(), set by _tensor (which imports this module).
+_TENSOR = [None, None]
 
 
 def render_value(value):
@@ -502,6 +556,8 @@ def render_value(value):
         return value
     if kind is int:
         return str(value)
+    if kind is _TENSOR[0]:
+        return _TENSOR[1](value)
     if hasattr(value, "render"):
         return value.render()
     if isinstance(value, bool):
