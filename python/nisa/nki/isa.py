@@ -12,7 +12,7 @@ import numbers
 from enum import Enum
 
 from . import language as nl
-from ._record import checked, recording
+from ._record import _state, checked, recording
 from ._tensor import NkiTensor
 
 
@@ -282,28 +282,44 @@ def _result_for(rec, mnemonic, like, bound, dtype):
 def _make_instruction(mnemonic):
     params, like, writes, unrecorded = SIGNATURES[mnemonic]
     names = [p for p, _ in params]
+    known = frozenset(names)
+    defaults = {p: d for p, d in params if d is not _REQUIRED}
+    required = [p for p, d in params if d is _REQUIRED]
+    # The recorded parameters in order, each with whether _value may reshape it.
+    recorded = [(p, p in _SHAPED_KEYS) for p in names if p not in unrecorded]
+    matmul = mnemonic in _MATMULS
+    writes = tuple(writes)
 
     def instruction(*args, **kwargs):
-        rec = recording()
-        kwargs.pop("name", None)
-        dtype = kwargs.pop("dtype", None)  # the older return-value style's result dtype
-        if kwargs.pop("mask", None) is not None:
-            raise rec.error(f"nisa.{mnemonic}(mask=...): masks are not part of NKI 0.6; slice the tiles instead")
-        if len(args) > len(names):
-            raise rec.error(f"nisa.{mnemonic} takes at most {len(names)} positional arguments ({', '.join(names)})")
-        bound = dict(zip(names, args))
-        for key, value in kwargs.items():
-            if key not in names:
+        rec = _state.recording or recording()
+        dtype = None
+        if kwargs:
+            kwargs.pop("name", None)
+            dtype = kwargs.pop("dtype", None)  # the older return-value style's result dtype
+            if kwargs.pop("mask", None) is not None:
+                raise rec.error(f"nisa.{mnemonic}(mask=...): masks are not part of NKI 0.6; slice the tiles instead")
+        if args:
+            if len(args) > len(names):
+                raise rec.error(f"nisa.{mnemonic} takes at most {len(names)} positional arguments ({', '.join(names)})")
+            bound = dict(zip(names, args))
+            for key, value in kwargs.items():
+                if key not in known:
+                    raise rec.error(f"nisa.{mnemonic} has no parameter '{key}'; it takes {', '.join(names + ['name'])}")
+                if key in bound:
+                    raise rec.error(f"nisa.{mnemonic}: '{key}' given twice")
+                bound[key] = value
+        else:
+            bound = kwargs
+            if not known.issuperset(bound):
+                key = next(key for key in bound if key not in known)
                 raise rec.error(f"nisa.{mnemonic} has no parameter '{key}'; it takes {', '.join(names + ['name'])}")
-            if key in bound:
-                raise rec.error(f"nisa.{mnemonic}: '{key}' given twice")
-            bound[key] = value
-        for key, default in params:
+        for key in required:
             if key not in bound:
-                if default is _REQUIRED:
-                    raise rec.error(f"nisa.{mnemonic} needs '{key}'")
-                bound[key] = default
-        if mnemonic in _MATMULS and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
+                raise rec.error(f"nisa.{mnemonic} needs '{key}'")
+        full = defaults.copy()
+        full.update(bound)
+        bound = full
+        if matmul and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
             # NKI's accumulate=None, "first write overwrites, subsequent writes
             # accumulate", per allocated PSUM tile: written out, so that a tile
             # placed where an earlier one lived starts its own sum.
@@ -313,9 +329,18 @@ def _make_instruction(mnemonic):
         returned = None
         if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
-        record = [(key, _value(key, bound[key])) for key in names
-                  if bound[key] is not None and key not in unrecorded]
-        record = [(key, value) for key, value in record if value is not None]
+        record = []
+        for key, shaped in recorded:
+            value = bound[key]
+            if value is None:
+                continue
+            kind = value.__class__
+            if kind is NkiTensor or kind is bool or not shaped and (kind is str or kind is int or kind is float):
+                record.append((key, value))
+            else:
+                value = _value(key, value)
+                if value is not None:
+                    record.append((key, value))
         rec.emit(mnemonic, record, writes)
         return returned if returned is not None else bound.get("dst")
 
