@@ -201,7 +201,7 @@ class Instruction:
 
     def __init__(self, mnemonic, args, writes, location):
         self.mnemonic = mnemonic
-        self.args = args  # list of [key, value]; tensor values are NkiTensor views
+        self.args = args  # tuple of (key, value); tensor values are NkiTensor views
         self.writes = writes  # the keys whose tensors it writes
         self.location = location
 
@@ -320,15 +320,26 @@ class Recording:
         """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
         index = len(self.instructions)
         location = self.location()
-        args = [[key, value] for key, value in args]  # lists: language.assign retargets a written tensor
+        args = tuple(args)  # of (key, value) pairs: language.assign makes a new tuple to retarget a written tensor
         if writes.__class__ is not tuple:
             writes = tuple(writes)
+        token = self.token
         for key, value in args:
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
             written = key in writes
             for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
-                self._use(one, written, index, location)
+                storage = getattr(one, "storage", None)
+                if storage is not None:
+                    if storage.token is not token or written and storage.unwritable:
+                        self._refuse(one, written, location)
+                    if storage.first_use is None:
+                        storage.first_use = index
+                    storage.last_use = index
+                    if written:
+                        storage.written = True
+                    elif storage.fresh_result is not None:
+                        storage.fresh_result = None  # read: its value is now needed where it is
                 dynamic = getattr(one, "indirect", None)
                 if dynamic is not None:
                     self._use(dynamic[1], False, index, location)  # a runtime index tile is read
@@ -336,15 +347,20 @@ class Recording:
         self.instructions.append(instruction)
         return instruction
 
-    def _use(self, value, written, index, location):
-        storage = getattr(value, "storage", None)
-        if storage is None:
-            return
+    def _refuse(self, value, written, location):
+        storage = value.storage
         if storage.token is not self.token:
             raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
                              "made it", location)
         if written and storage.unwritable:
             raise self.error(storage.unwritable, location)
+
+    def _use(self, value, written, index, location):
+        storage = getattr(value, "storage", None)
+        if storage is None:
+            return
+        if storage.token is not self.token or written and storage.unwritable:
+            self._refuse(value, written, location)
         if storage.first_use is None:
             storage.first_use = index
         storage.last_use = index

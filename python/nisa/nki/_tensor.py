@@ -40,8 +40,17 @@ def _whole(storage):
     the storage (views' patterns are tuples of pairs: shared, never changed)."""
     whole = storage.whole_pattern
     if whole is None:
-        whole = storage.whole_pattern = tuple(zip(_row_major(storage.shape), storage.shape))
+        shape = storage.shape
+        whole = _WHOLE.get(shape)
+        if whole is None:
+            if len(_WHOLE) > 4096:
+                _WHOLE.clear()
+            whole = _WHOLE[shape] = tuple(zip(_row_major(shape), shape))
+        storage.whole_pattern = whole
     return whole
+
+
+_WHOLE = {}  # shape -> its whole pattern: shared by every storage of that shape
 
 
 def _new(storage, offset, pattern, shape):

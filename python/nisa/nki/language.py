@@ -221,9 +221,9 @@ def assign(target, value):
             _partitions(value) == _partitions(target) and
             _per_partition(value) == _per_partition(target)):
         instruction = rec.instructions[last]
-        for arg in instruction.args:
-            if arg[0] in instruction.writes and getattr(arg[1], "storage", None) is s:
-                arg[1] = target
+        writes = instruction.writes
+        instruction.args = tuple((key, target) if key in writes and getattr(arg, "storage", None) is s else (key, arg)
+                                 for key, arg in instruction.args)
         t = target.storage
         t.first_use = last if t.first_use is None else t.first_use
         t.last_use = last
