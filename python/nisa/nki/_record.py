@@ -379,17 +379,25 @@ class Recording:
         in a heap by last use (to retire them) and in a list by offset (for
         first fit), so a program's n tiles take O(n log n) plus, once fresh
         space is gone, a scan of the live tiles, which the capacity bounds."""
+        by_buffer = {"sbuf": [], "psum": []}
+        for i, s in enumerate(self.storages):
+            if s.on_chip and s.first_use is not None:
+                by_buffer[s.buffer].append((s.first_use, i, s))
+        sizes = {}  # (dtype, shape) -> aligned bytes per partition
+        heappop, heappush, bisect_left = heapq.heappop, heapq.heappush, bisect.bisect_left
         for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
-            tiles = [(s.first_use, i, s) for i, s in enumerate(self.storages)
-                     if s.buffer == buffer and s.first_use is not None]
-            tiles.sort(key=lambda entry: (entry[0], entry[1]))
+            tiles = by_buffer[buffer]
+            tiles.sort()  # by first use, then declaration (never equal: the tiles are not compared)
             retire = []  # (last_use, declaration index, tile) of the live tiles
             starts, ends = [], []  # the live tiles' [start, end) byte ranges, by start (they never overlap)
             high_water = 0
             for first_use, i, tile in tiles:
-                size = -(-tile.partition_bytes() // ALIGN) * ALIGN
+                key = (tile.dtype, tile.shape)
+                size = sizes.get(key)
+                if size is None:
+                    size = sizes[key] = -(-tile.partition_bytes() // ALIGN) * ALIGN
                 while retire and retire[0][0] < first_use:
-                    k = bisect.bisect_left(starts, heapq.heappop(retire)[2].offset)
+                    k = bisect_left(starts, heappop(retire)[2].offset)
                     del starts[k], ends[k]
                 if high_water + size <= capacity:
                     offset = high_water
@@ -402,10 +410,10 @@ class Recording:
                                          f"partition and {len(starts)} live tiles hold {used} of {capacity}",
                                          tile.created_at)
                 tile.offset = offset
-                k = bisect.bisect_left(starts, offset)
+                k = bisect_left(starts, offset)
                 starts.insert(k, offset)
                 ends.insert(k, offset + size)
-                heapq.heappush(retire, (tile.last_use, i, tile))
+                heappush(retire, (tile.last_use, i, tile))
 
     def name_tensors(self, params, outputs):
         """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
