@@ -196,14 +196,44 @@ class Storage:
         return n * _dtypes.size(self.dtype)
 
 
-class Instruction:
-    __slots__ = ("mnemonic", "args", "writes", "location")
+class Form:
+    """An instruction's mnemonic and parameter names, one object for every
+    instruction with the same ones (form()), with its text as a %-template."""
+    __slots__ = ("mnemonic", "keys", "template")
 
-    def __init__(self, mnemonic, args, writes, location):
-        self.mnemonic = mnemonic
-        self.args = args  # tuple of (key, value); tensor values are NkiTensor views
+    def __init__(self, mnemonic, keys):
+        self.mnemonic, self.keys = mnemonic, keys
+        self.template = f"{mnemonic} " + ", ".join([f"{key}=%s" for key in keys])
+
+
+_FORMS = {}
+
+
+def form(mnemonic, keys):
+    """The Form of `mnemonic` with the parameters `keys` (a tuple), kept."""
+    found = _FORMS.get((mnemonic, keys))
+    if found is None:
+        found = _FORMS[(mnemonic, keys)] = Form(mnemonic, keys)
+    return found
+
+
+class Instruction:
+    __slots__ = ("form", "values", "writes", "location")
+
+    def __init__(self, form, values, writes, location):
+        self.form = form
+        self.values = values  # a tuple, one per form.keys; tensor values are NkiTensor views
         self.writes = writes  # the keys whose tensors it writes
         self.location = location
+
+    @property
+    def mnemonic(self):
+        return self.form.mnemonic
+
+    @property
+    def args(self):
+        """((key, value), ...)"""
+        return tuple(zip(self.form.keys, self.values))
 
 
 class Recording:
@@ -318,13 +348,18 @@ class Recording:
 
     def emit(self, mnemonic, args, writes=("dst",)):
         """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
+        return self.put(form(mnemonic, tuple([key for key, _ in args])), tuple([value for _, value in args]), writes)
+
+    def put(self, form, values, writes=("dst",)):
+        """Appends one instruction: a Form and a tuple of its parameters'
+        values (language.assign makes a new tuple to retarget a written
+        tensor); `writes` the keys it writes."""
         index = len(self.instructions)
         location = self.location()
-        args = tuple(args)  # of (key, value) pairs: language.assign makes a new tuple to retarget a written tensor
         if writes.__class__ is not tuple:
             writes = tuple(writes)
         token = self.token
-        for key, value in args:
+        for key, value in zip(form.keys, values):
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
             written = key in writes
@@ -343,7 +378,7 @@ class Recording:
                 dynamic = getattr(one, "indirect", None)
                 if dynamic is not None:
                     self._use(dynamic[1], False, index, location)  # a runtime index tile is read
-        instruction = Instruction(mnemonic, args, writes, location)
+        instruction = Instruction(form, values, writes, location)
         self.instructions.append(instruction)
         return instruction
 
@@ -475,16 +510,9 @@ class Recording:
                 line_append(f".loc {line}")
                 origin_append(None)
             implied = line + 1
-            args = []
-            for key, value in instruction.args:
-                kind = value.__class__
-                if kind is tensor:
-                    args.append(f"{key}={render_tensor(value)}")
-                elif kind is str:
-                    args.append(f"{key}={value}")
-                else:
-                    args.append(f"{key}={render(value)}")
-            line_append(f"{instruction.mnemonic} {', '.join(args)}")
+            line_append(instruction.form.template % tuple([
+                value if value.__class__ is str else render_tensor(value) if value.__class__ is tensor else
+                render(value) for value in instruction.values]))
             origin_append(location)
         return "\n".join(lines) + "\n", origins
 

@@ -12,7 +12,7 @@ import numbers
 from enum import Enum
 
 from . import language as nl
-from ._record import _state, checked, recording
+from ._record import _state, checked, form, recording
 from ._tensor import NkiTensor
 
 
@@ -289,6 +289,7 @@ def _make_instruction(mnemonic):
     recorded = [(p, p in _SHAPED_KEYS) for p in names if p not in unrecorded]
     matmul = mnemonic in _MATMULS
     writes = tuple(writes)
+    forms = {}  # the recorded keys -> their Form
 
     def instruction(*args, **kwargs):
         rec = _state.recording or recording()
@@ -329,19 +330,23 @@ def _make_instruction(mnemonic):
         returned = None
         if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
             returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
-        record = []
+        keys, values = [], []
         for key, shaped in recorded:
             value = bound[key]
             if value is None:
                 continue
             kind = value.__class__
-            if kind is NkiTensor or kind is bool or not shaped and (kind is str or kind is int or kind is float):
-                record.append((key, value))
-            else:
+            if not (kind is NkiTensor or kind is bool or not shaped and (kind is str or kind is int or kind is float)):
                 value = _value(key, value)
-                if value is not None:
-                    record.append((key, value))
-        rec.emit(mnemonic, record, writes)
+                if value is None:
+                    continue
+            keys.append(key)
+            values.append(value)
+        keys = tuple(keys)
+        found = forms.get(keys)
+        if found is None:
+            found = forms[keys] = form(mnemonic, keys)
+        rec.put(found, tuple(values), writes)
         return returned if returned is not None else bound.get("dst")
 
     instruction.__name__ = mnemonic

@@ -16,7 +16,7 @@ import numpy as np
 
 from . import _dtypes
 from ._record import checked, recording
-from . import _tensor
+from . import _record, _tensor
 from ._record import _state
 from ._tensor import DynSlice, NkiTensor
 
@@ -84,6 +84,16 @@ def no_reorder():
 
 def device_print(print_prefix, tensor):
     pass  # nothing to print at record time; run the recorded program and dump instead
+
+
+# The instructions nki.language records: mnemonic and parameter names (_record.Form).
+_ACTIVATION = _record.form('activation', ('dst', 'op', 'data'))
+_DMA_COPY = _record.form('dma_copy', ('dst', 'src'))
+_MEMSET = _record.form('memset', ('dst', 'value'))
+_TENSOR_REDUCE = _record.form('tensor_reduce', ('dst', 'op', 'data', 'axis', 'negate', 'keepdims'))
+_TENSOR_SCALAR = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0'))
+_TENSOR_SCALAR_REVERSE = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0', 'reverse0'))
+_TENSOR_TENSOR = _record.form('tensor_tensor', ('dst', 'data1', 'data2', 'op'))
 
 
 # --- tensors -----------------------------------------------------------------
@@ -168,7 +178,7 @@ def fill(target, value):
     rec = _state.recording or recording()
     if not target.storage.on_chip:
         raise rec.error("filling an HBM tensor with a value is not modeled: fill an SBUF tile and store it")
-    rec.emit("memset", [("dst", target), ("value", value)])
+    rec.put(_MEMSET, (target, value))
 
 
 def _result(shape, dtype, hint):
@@ -188,7 +198,7 @@ def load(src, dtype=None):
         raise rec.error("nl.load takes an HBM tensor")
     shape = src.shape if len(src.shape) > 1 else (1,) + src.shape
     tile = _result(shape, src.dtype, "load")
-    rec.emit("dma_copy", [("dst", tile), ("src", src)])
+    rec.put(_DMA_COPY, (tile, src))
     if dtype is not None and _dtype(dtype) != src.dtype:
         return _copy(tile, dtype=dtype)
     return tile
@@ -208,7 +218,7 @@ def store(dst, value):
         raise rec.error("nl.store(dst, value): value must be a tile or a number")
     if value.storage.buffer == "psum" or value.dtype != dst.dtype:
         value = _copy(value, dtype=dst.dtype)  # PSUM is never a DMA source; dma_copy keeps the dtype
-    rec.emit("dma_copy", [("dst", dst), ("src", value)])
+    rec.put(_DMA_COPY, (dst, value))
 
 
 def assign(target, value):
@@ -222,8 +232,8 @@ def assign(target, value):
             _per_partition(value) == _per_partition(target)):
         instruction = rec.instructions[last]
         writes = instruction.writes
-        instruction.args = tuple((key, target) if key in writes and getattr(arg, "storage", None) is s else (key, arg)
-                                 for key, arg in instruction.args)
+        instruction.values = tuple(target if key in writes and getattr(value, "storage", None) is s else value
+                                   for key, value in zip(instruction.form.keys, instruction.values))
         t = target.storage
         t.first_use = last if t.first_use is None else t.first_use
         t.last_use = last
@@ -238,18 +248,18 @@ def assign(target, value):
 def _copy_into(dst, src):
     rec = _state.recording or recording()
     if dst.storage.on_chip and src.storage.on_chip:
-        rec.emit("activation", [("dst", dst), ("op", "copy"), ("data", src)])
+        rec.put(_ACTIVATION, (dst, "copy", src))
     else:
-        rec.emit("dma_copy", [("dst", dst), ("src", src)])
+        rec.put(_DMA_COPY, (dst, src))
 
 
 def copy(x, dtype=None):
     rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "copy")
     if x.storage.on_chip:
-        rec.emit("activation", [("dst", out), ("op", "copy"), ("data", x)])
+        rec.put(_ACTIVATION, (out, "copy", x))
     else:
-        rec.emit("dma_copy", [("dst", out), ("src", x)])
+        rec.put(_DMA_COPY, (out, x))
     return out
 
 
@@ -314,22 +324,21 @@ def _binary(op, x, y, dtype=None):
         same_partitions = _partitions(x) == _partitions(y)
         if same_partitions and _is_column(y, x):
             out = _result(x._shape, out_dtype, op)
-            rec.emit("tensor_scalar", [("dst", out), ("data", x), ("op0", op), ("operand0", y)])
+            rec.put(_TENSOR_SCALAR, (out, x, op, y))
             return out
         if same_partitions and _is_column(x, y):
             out = _result(y._shape, out_dtype, op)
-            rec.emit("tensor_scalar", [("dst", out), ("data", y), ("op0", op), ("operand0", x), ("reverse0", True)])
+            rec.put(_TENSOR_SCALAR_REVERSE, (out, y, op, x, True))
             return out
         a, b = _broadcast_pair(rec, x, y)
         out = _result(a.shape, out_dtype, op)
-        rec.emit("tensor_tensor", [("dst", out), ("data1", a), ("data2", b), ("op", op)])
+        rec.put(_TENSOR_TENSOR, (out, a, b, op))
         return out
     tile, scalar = (x, y) if xt else (y, x)
     if not isinstance(scalar, numbers.Number):
         raise rec.error(f"nl.{op}: {type(scalar).__name__} is neither a tile nor a number")
     out = _result(tile._shape, _dtype(dtype) if dtype is not None else tile.storage.dtype, op)
-    rec.emit("tensor_scalar", [("dst", out), ("data", tile), ("op0", op), ("operand0", float(scalar)),
-                               ("reverse0", not xt)])
+    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, float(scalar), not xt))
     return out
 
 
@@ -383,7 +392,7 @@ def _unary(function, x, dtype=None):
     if not isinstance(x, NkiTensor) or not x.storage.on_chip:
         raise rec.error(f"nl.{function} takes an SBUF or PSUM tile")
     out = _result(x._shape, _dtype(dtype) if dtype is not None else x.storage.dtype, function)
-    rec.emit("activation", [("dst", out), ("op", function), ("data", x)])
+    rec.put(_ACTIVATION, (out, function, x))
     return out
 
 
@@ -412,7 +421,7 @@ def negative(x, dtype=None):
 def invert(x, dtype=None):
     rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "invert")
-    rec.emit("tensor_scalar", [("dst", out), ("data", x), ("op0", "invert"), ("operand0", 0)])
+    rec.put(_TENSOR_SCALAR, (out, x, "invert", 0))
     return out
 
 
@@ -440,8 +449,7 @@ def _reduce(op, x, axis, dtype, keepdims, hint):
     if len(kept) == 1:
         kept.append(1)  # a tile keeps a free dimension
     out = _result(tuple(kept), _dtype(dtype) if dtype is not None else x.storage.dtype, hint)
-    rec.emit("tensor_reduce", [("dst", out), ("op", op), ("data", x), ("axis", axes), ("negate", False),
-                               ("keepdims", bool(keepdims))])
+    rec.put(_TENSOR_REDUCE, (out, op, x, axes, False, bool(keepdims)))
     return out
 
 
