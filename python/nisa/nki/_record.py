@@ -266,7 +266,12 @@ class Recording:
             call = call.f_back
         if call is not None:
             caller = call.f_back
-            if caller.f_code.co_filename == self.kernel_file:
+            code = caller.f_code
+            if code.co_filename == self.kernel_file:
+                if code is self._last_code:  # the call site seen before: no more to work out
+                    location = self._last_sites[1].get(caller.f_lasti)
+                    if location is not None:
+                        return location
                 return self._frame_location(caller)
             # Below it, only the nisa package's frames: the general search can start there.
             frame = caller
@@ -328,6 +333,11 @@ class Recording:
                 break
         else:
             if region != "sbuf" and region != "psum" or (shape and shape[0] <= PARTITIONS):
+                assigned = self._assigned.get(location, False)
+                if assigned is not False:
+                    storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self.token)
+                    self.storages.append(storage)
+                    return storage
                 return self._add_storage(region, dtype, shape, hint, user_name, role, location)
         buffer = region if region in ("sbuf", "psum") else "hbm"
         if buffer in ("sbuf", "psum"):
@@ -606,6 +616,8 @@ def render_value(value):
     kind = value.__class__
     if kind is str:
         return value
+    if kind is bool:
+        return "true" if value else "false"
     if kind is int:
         return str(value)
     if kind is _TENSOR[0]:

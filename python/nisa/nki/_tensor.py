@@ -83,7 +83,7 @@ class NkiTensor:
         self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim)
         self.offset = offset
         if pattern is None:
-            self.pattern = _whole(storage)
+            self.pattern = storage.whole_pattern or _whole(storage)
             self._shape = storage.shape
             self._whole = offset == 0
         else:

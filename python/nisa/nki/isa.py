@@ -290,36 +290,42 @@ def _make_instruction(mnemonic):
     matmul = mnemonic in _MATMULS
     writes = tuple(writes)
     forms = {}  # the recorded keys -> their Form
+    plain = known - {"name", "dtype", "mask"}  # the keywords taken as they are
 
-    def instruction(*args, **kwargs):
-        rec = _state.recording or recording()
-        dtype = None
-        if kwargs:
-            kwargs.pop("name", None)
-            dtype = kwargs.pop("dtype", None)  # the older return-value style's result dtype
-            if kwargs.pop("mask", None) is not None:
-                raise rec.error(f"nisa.{mnemonic}(mask=...): masks are not part of NKI 0.6; slice the tiles instead")
-        if args:
-            if len(args) > len(names):
-                raise rec.error(f"nisa.{mnemonic} takes at most {len(names)} positional arguments ({', '.join(names)})")
-            bound = dict(zip(names, args))
-            for key, value in kwargs.items():
-                if key not in known:
-                    raise rec.error(f"nisa.{mnemonic} has no parameter '{key}'; it takes {', '.join(names + ['name'])}")
-                if key in bound:
-                    raise rec.error(f"nisa.{mnemonic}: '{key}' given twice")
-                bound[key] = value
-        else:
-            bound = kwargs
-            if not known.issuperset(bound):
-                key = next(key for key in bound if key not in known)
+    def bind(rec, args, kwargs):
+        """The parameters of a call with positional arguments, or name=,
+        dtype=, mask= or an unknown keyword: ({name: value}, dtype)."""
+        kwargs.pop("name", None)
+        dtype = kwargs.pop("dtype", None)  # the older return-value style's result dtype
+        if kwargs.pop("mask", None) is not None:
+            raise rec.error(f"nisa.{mnemonic}(mask=...): masks are not part of NKI 0.6; slice the tiles instead")
+        if len(args) > len(names):
+            raise rec.error(f"nisa.{mnemonic} takes at most {len(names)} positional arguments ({', '.join(names)})")
+        bound = dict(zip(names, args))
+        for key, value in kwargs.items():
+            if key not in known:
                 raise rec.error(f"nisa.{mnemonic} has no parameter '{key}'; it takes {', '.join(names + ['name'])}")
+            if key in bound:
+                raise rec.error(f"nisa.{mnemonic}: '{key}' given twice")
+            bound[key] = value
         for key in required:
             if key not in bound:
                 raise rec.error(f"nisa.{mnemonic} needs '{key}'")
         full = defaults.copy()
         full.update(bound)
-        bound = full
+        return full, dtype
+
+    def instruction(*args, **kwargs):
+        rec = _state.recording or recording()
+        if not args and plain.issuperset(kwargs):  # the common call: parameters by name, all known
+            dtype = None
+            bound = defaults.copy()
+            bound.update(kwargs)
+            for key in required:
+                if key not in kwargs:
+                    raise rec.error(f"nisa.{mnemonic} needs '{key}'")
+        else:
+            bound, dtype = bind(rec, args, kwargs)
         if matmul and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
             # NKI's accumulate=None, "first write overwrites, subsequent writes
             # accumulate", per allocated PSUM tile: written out, so that a tile
