@@ -139,7 +139,9 @@ def checked(fn, label):
 
 
 # The code of every checked() wrapper: the frame that called one is the kernel's.
+# nki.isa's instructions check their own errors: their code is _ENTRY_CODE.
 _CALL_CODE = checked(lambda: None, "").__code__
+_ENTRY_CODE = None
 
 
 class Location:
@@ -262,7 +264,7 @@ class Recording:
         (_inside_package, _frame_location)."""
         frame = sys._getframe(1)
         call = frame
-        while call is not None and call.f_code is not _CALL_CODE:
+        while call is not None and call.f_code is not _CALL_CODE and call.f_code is not _ENTRY_CODE:
             call = call.f_back
         if call is not None:
             caller = call.f_back
