@@ -436,31 +436,16 @@ class NkiTensor:
             pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
             return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={_render(index)}, " \
                    f"indirect_dim={dim})"
-        declared = _whole(s)
-        if len(self.pattern) == len(declared):
-            parts, rest, whole, on_chip = [], self.offset, True, s.on_chip
-            dim = -1
-            for (stride, count), (unit, size) in zip(self.pattern, declared):
-                dim += 1
-                start, rest = divmod(rest, unit)
-                step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
-                if start >= size or step is None or (step != 1 and dim == 0 and on_chip) or \
-                        start + (count - 1) * step >= size:
-                    break
-                if whole and not (start == 0 and step == 1 and count == size):
-                    whole = False
-                if count == 1:
-                    parts.append(str(start))
-                elif step == 1:
-                    parts.append(f"{start}:{start + count}")
-                else:
-                    parts.append(f"{start}:{start + (count - 1) * step + 1}:{step}")
-            else:
-                if whole:
-                    return s.name
-                return f"{s.name}[{', '.join(parts)}]"
-        pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
-        return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset})"
+        # What follows the name depends on the view and the declared shape
+        # only: views of the same place in tensors of the same shape share it.
+        declared = s.whole_pattern or _whole(s)
+        key = (self.pattern, self.offset, declared, s.on_chip)
+        suffix = _SUFFIXES.get(key)
+        if suffix is None:
+            if len(_SUFFIXES) > 65536:
+                _SUFFIXES.clear()
+            suffix = _SUFFIXES[key] = _suffix(self.pattern, self.offset, declared, s.on_chip)
+        return s.name + suffix
 
     # --- arithmetic: nki.language's element-wise calls ------------------------
     def _op(self, name, other, reverse=False):
@@ -515,6 +500,32 @@ _render = _RAW["render"]
 _record._TENSOR[:] = [NkiTensor, _render]
 # nki.language's functions unwrapped, by name (set by language, which imports this module).
 _LANGUAGE = {}
+
+_SUFFIXES = {}  # (pattern, offset, whole pattern, on chip) -> what render() writes after the name
+
+
+def _suffix(pattern, offset, declared, on_chip):
+    """A view's operand after the tensor's name: a slice where one says the
+    same ("[0:128, 512:1024]", "" for the whole tensor), else an access
+    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)")."""
+    if len(pattern) == len(declared):
+        parts, rest, whole = [], offset, True
+        dim = -1
+        for (stride, count), (unit, size) in zip(pattern, declared):
+            dim += 1
+            start, rest = divmod(rest, unit)
+            step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
+            if start >= size or step is None or (step != 1 and dim == 0 and on_chip) or \
+                    start + (count - 1) * step >= size:
+                break
+            whole = whole and start == 0 and step == 1 and count == size
+            stop = start + (count - 1) * step + 1
+            parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
+        else:
+            return "" if whole else f"[{', '.join(parts)}]"
+    pairs = ", ".join(f"[{stride}, {count}]" for stride, count in pattern)
+    return f".ap(pattern=[{pairs}], offset={offset})"
+
 
 def _slice_text(k):
     text = f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}"
