@@ -522,9 +522,11 @@ class Recording:
                 line_append(f".loc {line}")
                 origin_append(None)
             implied = line + 1
+            # A whole tensor's view is its name (NkiTensor.render, inline).
             line_append(instruction.form.template % tuple([
-                value if value.__class__ is str else render_tensor(value) if value.__class__ is tensor else
-                render(value) for value in instruction.values]))
+                value if value.__class__ is str else
+                (value.storage.name if value._whole is True and value.indirect is None else render_tensor(value))
+                if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
         return "\n".join(lines) + "\n", origins
 
