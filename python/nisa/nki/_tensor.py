@@ -11,8 +11,9 @@ access pattern with the offset counted from the tensor's start
 import inspect
 import numbers
 
+from .. import Error
 from . import _dtypes, _record
-from ._record import _MissingAttribute, _state, checked, misuse, recording
+from ._record import _PYTHON_ERRORS, _MissingAttribute, _state, checked, misuse, recording
 
 
 class DynSlice:
@@ -177,73 +178,81 @@ class NkiTensor:
 
     # --- views ---------------------------------------------------------------
     def __getitem__(self, key):
-        rec = _state.recording or recording()
-        if key.__class__ is not tuple:
-            key = (key,)
-        pattern = self.pattern
-        ndim = len(pattern)
-        for k in key:
-            if k is Ellipsis:
-                if sum(1 for k in key if k is Ellipsis) > 1:
-                    raise rec.error("an index can only have a single ellipsis ('...')")
-                at = next(i for i, k in enumerate(key) if k is Ellipsis)
-                key = key[:at] + (slice(None),) * (ndim - len(key) + 1) + key[at + 1:]
-                break
-        if len(key) > ndim:
-            raise rec.error(f"too many indices: {len(key)} for a tensor of shape {self._shape}")
-        if len(key) < ndim:
-            key = key + (slice(None),) * (ndim - len(key))
-        offset, out, shape = self.offset, [], []
-        storage = self.storage
-        dim = -1
-        for k, (stride, count) in zip(key, pattern):
-            dim += 1
-            if k.__class__ is not slice:
-                if k.__class__ is int or _is_int(k):
-                    index = int(k) + count if k < 0 else int(k)
-                    if not 0 <= index < count:
-                        raise rec.error(f"index {int(k)} is out of bounds for dimension {dim} of size {count} "
-                                        f"(tensor shape {self._shape})")
-                    offset += index * stride
-                    if dim == 0 and storage.on_chip:
-                        out.append((stride, 1))  # the partition dimension stays (NKI 0.6)
-                        shape.append(1)
-                    continue
-                if isinstance(k, DynSlice):
-                    if not (_is_int(k.start) and _is_int(k.size)):
-                        raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
-                    if k.start < 0 or k.size < 1:
-                        raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at least 0 "
-                                        "and the size at least 1")
-                    k = slice(int(k.start), int(k.start) + int(k.size))
-                elif isinstance(k, NkiTensor):
-                    raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
-                else:
-                    raise rec.error(f"index {k!r} of dimension {dim}: expected an int, a slice or nl.ds(start, size)")
-            step = k.step
-            if step is None:
-                step = 1
-            elif not _is_int(step) or step < 1:
-                raise rec.error(f"slice step {step!r} of dimension {dim}: must be a positive integer")
-            start = 0 if k.start is None else k.start
-            stop = count if k.stop is None else k.stop
-            if not ((start.__class__ is int or _is_int(start)) and (stop.__class__ is int or _is_int(stop))):
-                raise rec.error(f"slice {start!r}:{stop!r} of dimension {dim}: bounds must be integers")
-            if start < 0:
-                start = start + count
-            if stop < 0:
-                stop = stop + count
-            if not 0 <= start < stop <= count:
-                raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
-                                f"(tensor shape {self._shape})")
-            offset += start * stride
-            n = -(-(stop - start) // int(step))
-            out.append((stride * step, n))
-            shape.append(n)
-        if not out:
-            out, shape = ((1, 1),), (1,)
-        storage.aliased = True
-        return _new(storage, offset, tuple(out), tuple(shape))
+        # Python's errors from bad arguments raised as nisa.Error at the kernel's
+        # line, as checked() does (one frame less: views are taken often).
+        try:
+            rec = _state.recording or recording()
+            if key.__class__ is not tuple:
+                key = (key,)
+            pattern = self.pattern
+            ndim = len(pattern)
+            for k in key:
+                if k is Ellipsis:
+                    if sum(1 for k in key if k is Ellipsis) > 1:
+                        raise rec.error("an index can only have a single ellipsis ('...')")
+                    at = next(i for i, k in enumerate(key) if k is Ellipsis)
+                    key = key[:at] + (slice(None),) * (ndim - len(key) + 1) + key[at + 1:]
+                    break
+            if len(key) > ndim:
+                raise rec.error(f"too many indices: {len(key)} for a tensor of shape {self._shape}")
+            if len(key) < ndim:
+                key = key + (slice(None),) * (ndim - len(key))
+            offset, out, shape = self.offset, [], []
+            storage = self.storage
+            dim = -1
+            for k, (stride, count) in zip(key, pattern):
+                dim += 1
+                if k.__class__ is not slice:
+                    if k.__class__ is int or _is_int(k):
+                        index = int(k) + count if k < 0 else int(k)
+                        if not 0 <= index < count:
+                            raise rec.error(f"index {int(k)} is out of bounds for dimension {dim} of size {count} "
+                                            f"(tensor shape {self._shape})")
+                        offset += index * stride
+                        if dim == 0 and storage.on_chip:
+                            out.append((stride, 1))  # the partition dimension stays (NKI 0.6)
+                            shape.append(1)
+                        continue
+                    if isinstance(k, DynSlice):
+                        if not (_is_int(k.start) and _is_int(k.size)):
+                            raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
+                        if k.start < 0 or k.size < 1:
+                            raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at "
+                                            "least 0 and the size at least 1")
+                        k = slice(int(k.start), int(k.start) + int(k.size))
+                    elif isinstance(k, NkiTensor):
+                        raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
+                    else:
+                        raise rec.error(f"index {k!r} of dimension {dim}: expected an int, a slice or "
+                                        "nl.ds(start, size)")
+                step = k.step
+                if step is None:
+                    step = 1
+                elif not _is_int(step) or step < 1:
+                    raise rec.error(f"slice step {step!r} of dimension {dim}: must be a positive integer")
+                start = 0 if k.start is None else k.start
+                stop = count if k.stop is None else k.stop
+                if not ((start.__class__ is int or _is_int(start)) and (stop.__class__ is int or _is_int(stop))):
+                    raise rec.error(f"slice {start!r}:{stop!r} of dimension {dim}: bounds must be integers")
+                if start < 0:
+                    start = start + count
+                if stop < 0:
+                    stop = stop + count
+                if not 0 <= start < stop <= count:
+                    raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
+                                    f"(tensor shape {self._shape})")
+                offset += start * stride
+                n = -(-(stop - start) // int(step))
+                out.append((stride * step, n))
+                shape.append(n)
+            if not out:
+                out, shape = ((1, 1),), (1,)
+            storage.aliased = True
+            return _new(storage, offset, tuple(out), tuple(shape))
+        except _PYTHON_ERRORS as e:
+            if isinstance(e, Error):  # already located (an AttributeError-like nisa.Error)
+                raise
+            raise misuse(f"tensor.getitem: {e}") from e
 
     def __setitem__(self, key, value):
         target = _RAW["__getitem__"](self, key)
@@ -488,10 +497,10 @@ class NkiTensor:
 # (a string for a shape, a wrong keyword), whatever Python would have raised.
 # nisa.nki's own code calls the methods unwrapped (_RAW): one wrapper per
 # kernel call.
-_RAW = {}
+_RAW = {"__getitem__": NkiTensor.__getitem__}  # checks its own errors
 for _name, _method in list(vars(NkiTensor).items()):
     if inspect.isfunction(_method) and (not _name.startswith("_") or _name in (
-            "__getitem__", "__setitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+            "__setitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
             "__truediv__", "__rtruediv__", "__pow__", "__neg__")):
         _RAW[_name] = _method
         setattr(NkiTensor, _name, checked(_method, f"tensor.{_name.strip('_')}"))
