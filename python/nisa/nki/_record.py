@@ -20,6 +20,7 @@ import os
 import re
 import sys
 import threading
+import weakref
 
 from .. import Error
 from . import _dtypes
@@ -306,7 +307,10 @@ class Recording:
         else:
             sites = self._sites.get(id(code))
             if sites is None:
-                sites = self._sites[id(code)] = (code, {}, _positions(code))
+                positions = _POSITIONS.get(code)  # kept across calls: a kernel called again has them
+                if positions is None:
+                    positions = _POSITIONS[code] = _positions(code)
+                sites = self._sites[id(code)] = (code, {}, positions)
             self._last_code, self._last_sites = code, sites
         lasti = frame.f_lasti
         location = sites[1].get(lasti)
@@ -577,8 +581,19 @@ class _Names:
 
 
 def _identifier(text):
+    known = _IDENTIFIERS.get(text) if text.__class__ is str else None
+    if known is not None:
+        return known
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in str(text)) or "t"
-    return out if not out[0].isdigit() else "t" + out
+    out = out if not out[0].isdigit() else "t" + out
+    if text.__class__ is str:
+        if len(_IDENTIFIERS) > 4096:
+            _IDENTIFIERS.clear()
+        _IDENTIFIERS[text] = out
+    return out
+
+
+_IDENTIFIERS = {}  # wanted name -> identifier
 
 
 def _file_directive_name(path):
@@ -599,6 +614,10 @@ def _inside_package(filename):
     if os.path.isabs(filename):  # a relative name's meaning changes with the working directory
         _INSIDE_PACKAGE[filename] = inside
     return inside
+
+
+# Code object -> _positions(code), for as long as the code object lives.
+_POSITIONS = weakref.WeakKeyDictionary()
 
 
 def _positions(code):
