@@ -171,3 +171,38 @@ def test_recording_time_grows_linearly():
     # once it is back on, adds a third). The quadratic recording of issue 25
     # took 44x here; CPU times, so a busy machine matters less.
     assert large < 25 * small + 0.3, (small, large)
+
+
+def profile_recording(kernel, args):
+    """(Python calls per recorded instruction, deepest nesting of nki-call entries)."""
+    entries = (_record._CALL_CODE, _record._ENTRY_CODE)  # checked() wrappers, nki.isa instructions
+    calls, depth, deepest = 0, 0, 0
+
+    def profile(frame, event, arg):
+        nonlocal calls, depth, deepest
+        if event == "call":
+            calls += 1
+            if any(frame.f_code is code for code in entries):
+                depth += 1
+                deepest = max(deepest, depth)
+        elif event == "return" and any(frame.f_code is code for code in entries):
+            depth -= 1
+
+    sys.setprofile(profile)
+    try:
+        recorded = nisa.nki._record_call(kernel, args, {})
+    finally:
+        sys.setprofile(None)
+    return calls / len(recorded.recording.instructions), deepest
+
+
+def test_recording_work_per_instruction_is_bounded():
+    """Deterministic: each nki call passes through one error-checking entry
+    (nisa.nki's own code calls the unwrapped functions), and an instruction
+    costs a bounded number of Python calls (issue 25: 72-75 before, 22-26
+    after; 40 leaves room, an O(n) walk per instruction does not fit)."""
+    a = np.broadcast_to(np.zeros(1, np.float16), (128 * 10, 512 * 25))
+    for kernel, args in ((softmax.nki_softmax_kernel, (softmax_input(2000),)), (tensor_add.nki_tensor_add, (a, a))):
+        per_instruction, deepest = profile_recording(kernel, args)
+        assert deepest == 1, kernel
+        assert per_instruction < 40, (kernel, per_instruction)

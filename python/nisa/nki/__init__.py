@@ -91,12 +91,13 @@ class _Recorded:
 def _record_call(kernel, args, kwargs):
     kernel = jit(kernel)
     fn = kernel.fn
+    signature, source_file = _signature(kernel)
     try:
-        bound = inspect.signature(fn).bind(*args, **kwargs)
+        bound = signature.bind(*args, **kwargs)
     except (TypeError, ValueError) as e:
         raise Error(f"{kernel.__name__}: error: {e}", 2) from None
     bound.apply_defaults()
-    rec = _record.Recording(kernel.__name__, inspect.getsourcefile(fn) or fn.__code__.co_filename, kernel.arch())
+    rec = _record.Recording(kernel.__name__, source_file, kernel.arch())
     with _record.recording_into(rec), _record.no_cyclic_gc():
         params, inputs = [], {}
         for name, value in bound.arguments.items():
@@ -119,6 +120,17 @@ def _record_call(kernel, args, kwargs):
         text, origins = rec.text()
     write_backs = [(s.name, s.caller_array) for s, _ in params if s.written]
     return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
+
+
+def _signature(kernel):
+    """The kernel function's inspect.Signature and source file, kept while
+    the function's code is the same (a recording looks them up once)."""
+    fn = kernel.fn
+    kept = kernel.__dict__.get("_signature")
+    if kept is None or kept[0] is not fn or kept[1] is not fn.__code__:
+        kept = kernel._signature = (fn, fn.__code__, inspect.signature(fn),
+                                    inspect.getsourcefile(fn) or fn.__code__.co_filename)
+    return kept[2], kept[3]
 
 
 def _is_array(value):

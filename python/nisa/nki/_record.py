@@ -49,17 +49,21 @@ _RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums
 
 # The Recording of the kernel call in progress, one per thread: kernels called
 # at once on different threads each record their own program (LANGUAGE.md 4).
-_state = threading.local()
+class _State(threading.local):
+    recording = None  # each thread's own attribute once set; this default before
+
+
+_state = _State()
 
 
 def current():
     """This thread's kernel call being recorded, or None."""
-    return getattr(_state, "recording", None)
+    return _state.recording
 
 
 def recording():
     """The kernel call being recorded; nki calls outside one are an error."""
-    rec = current()
+    rec = _state.recording
     if rec is None:
         raise Error("nisa.nki: error: nki.language and nki.isa calls record into a kernel: call them inside a function "
                     "decorated with @nki.jit (after nisa.nki.install())", 2)
@@ -120,7 +124,10 @@ def misuse(message, error_class=Error):
 
 def checked(fn, label):
     """`fn` with Python's errors from bad arguments raised as nisa.Error at
-    the kernel's line ("every problem raises nisa.Error", LANGUAGE.md 4)."""
+    the kernel's line ("every problem raises nisa.Error", LANGUAGE.md 4).
+    The nki calls' own code calls the unwrapped functions (`__wrapped__`), so
+    a kernel's call passes through one wrapper: the frame below the outermost
+    wrapper is the kernel's (Recording.location looks for it)."""
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
@@ -130,6 +137,12 @@ def checked(fn, label):
                 raise
             raise misuse(f"{label}: {e}") from e
     return call
+
+
+# The code of every checked() wrapper: the frame that called one is the kernel's.
+# nki.isa's instructions check their own errors: their code is _ENTRY_CODE.
+_CALL_CODE = checked(lambda: None, "").__code__
+_ENTRY_CODE = None
 
 
 class Location:
@@ -142,29 +155,31 @@ class Location:
         return f"{self.file}:{self.line}:" + (f"{self.column}:" if self.column else "")
 
 
-def _no_owner():
-    return None
-
-
 class Storage:
     """One declared tensor: an HBM array (kernel parameter, output or scratch)
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
-    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, owner=None):
-        # The Recording that declared it, weakly: no reference cycle, so a
-        # finished recording is freed at once, without the cyclic collector.
-        self.owner = weakref.ref(owner) if owner is not None else _no_owner
+    __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
+                 "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
+                 "aliased", "matmul_written", "caller_array", "unwritable", "__weakref__")
+
+    def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, token=None):
+        # The token of the Recording that declared it (Recording.token): no
+        # reference to the recording, so no cycle, and a finished recording is
+        # freed at once, without the cyclic collector.
+        self.token = token
         self.region = region  # NKI's buffer: sbuf, psum, hbm, private_hbm, shared_hbm
-        self.buffer = region if region in ("sbuf", "psum") else "hbm"
+        self.buffer = buffer = region if region == "sbuf" or region == "psum" else "hbm"
+        self.on_chip = buffer != "hbm"
         self.dtype = dtype  # NKI spelling
-        self.shape = tuple(shape)
+        self.shape = shape if shape.__class__ is tuple else tuple(shape)
         self.created_at = created_at
         self.hint = hint  # a name to start from
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
         self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
-        self.whole_pattern = None  # the row-major [(stride, count)] of the whole tensor, once asked for
+        self.whole_pattern = None  # the row-major ((stride, count), ...) of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
         self.offset = None  # on chip: byte offset in each partition
@@ -177,10 +192,6 @@ class Storage:
         self.caller_array = None
         self.unwritable = None
 
-    @property
-    def on_chip(self):
-        return self.buffer in ("sbuf", "psum")
-
     def partition_bytes(self):
         n = 1
         for d in self.shape[1:]:
@@ -188,14 +199,44 @@ class Storage:
         return n * _dtypes.size(self.dtype)
 
 
-class Instruction:
-    __slots__ = ("mnemonic", "args", "writes", "location")
+class Form:
+    """An instruction's mnemonic and parameter names, one object for every
+    instruction with the same ones (form()), with its text as a %-template."""
+    __slots__ = ("mnemonic", "keys", "template")
 
-    def __init__(self, mnemonic, args, writes, location):
-        self.mnemonic = mnemonic
-        self.args = args  # list of [key, value]; tensor values are NkiTensor views
+    def __init__(self, mnemonic, keys):
+        self.mnemonic, self.keys = mnemonic, keys
+        self.template = f"{mnemonic} " + ", ".join([f"{key}=%s" for key in keys])
+
+
+_FORMS = {}
+
+
+def form(mnemonic, keys):
+    """The Form of `mnemonic` with the parameters `keys` (a tuple), kept."""
+    found = _FORMS.get((mnemonic, keys))
+    if found is None:
+        found = _FORMS[(mnemonic, keys)] = Form(mnemonic, keys)
+    return found
+
+
+class Instruction:
+    __slots__ = ("form", "values", "writes", "location")
+
+    def __init__(self, form, values, writes, location):
+        self.form = form
+        self.values = values  # a tuple, one per form.keys; tensor values are NkiTensor views
         self.writes = writes  # the keys whose tensors it writes
         self.location = location
+
+    @property
+    def mnemonic(self):
+        return self.form.mnemonic
+
+    @property
+    def args(self):
+        """((key, value), ...)"""
+        return tuple(zip(self.form.keys, self.values))
 
 
 class Recording:
@@ -205,11 +246,12 @@ class Recording:
         self.arch = arch
         self.storages = []
         self.instructions = []
-        # Caches of location() and new_storage(), for this call only: code
-        # objects -> their positions, (code, offset) -> Location,
-        # (file, line) -> the name assigned there.
-        self._positions = {}
-        self._locations = {}
+        self.token = object()  # what this call's storages carry (Storage.token)
+        # Caches of location() and new_storage(), for this call only: id(code)
+        # -> (code, {instruction offset: Location}, positions), the last code
+        # object's entry, Location -> the name assigned there.
+        self._sites = {}
+        self._last_code = self._last_sites = None
         self._assigned = {}
 
     # --- where the kernel is -------------------------------------------------
@@ -217,9 +259,28 @@ class Recording:
         """The kernel's source position of the call being recorded: the
         innermost frame in the kernel's file, else the innermost one outside
         the nisa package (a helper the kernel calls). Called once per
-        instruction and tensor: what it learns per file and per code object
-        is kept (_inside_package, _frame_location)."""
+        instruction and tensor: the frame that called the outermost nki call
+        (the one below a checked() wrapper) is most often the kernel's, and
+        what is learnt per file and per code object is kept
+        (_inside_package, _frame_location)."""
         frame = sys._getframe(1)
+        call = frame
+        while call is not None and call.f_code is not _CALL_CODE and call.f_code is not _ENTRY_CODE:
+            call = call.f_back
+        if call is not None:
+            caller = call.f_back
+            code = caller.f_code
+            if code.co_filename == self.kernel_file:
+                if code is self._last_code:  # the call site seen before: no more to work out
+                    location = self._last_sites[1].get(caller.f_lasti)
+                    if location is not None:
+                        return location
+                return self._frame_location(caller)
+            # Below it, only the nisa package's frames: the general search can start there.
+            frame = caller
+        return self._search(frame)
+
+    def _search(self, frame):
         outside = None
         kernel_file = self.kernel_file
         while frame is not None:
@@ -237,14 +298,24 @@ class Recording:
 
     def _frame_location(self, frame):
         """The Location of the call `frame` is making, one object per call site
-        (code object and instruction offset) of this recording."""
-        code, lasti = frame.f_code, frame.f_lasti
-        key = (code, lasti)
-        location = self._locations.get(key)
+        (code object and instruction offset) of this recording. Code objects
+        are told apart by identity (their hash walks their constants); the
+        entry keeps the code alive, so its id is not reused meanwhile."""
+        code = frame.f_code
+        if code is self._last_code:
+            sites = self._last_sites
+        else:
+            sites = self._sites.get(id(code))
+            if sites is None:
+                positions = _POSITIONS.get(code)  # kept across calls: a kernel called again has them
+                if positions is None:
+                    positions = _POSITIONS[code] = _positions(code)
+                sites = self._sites[id(code)] = (code, {}, positions)
+            self._last_code, self._last_sites = code, sites
+        lasti = frame.f_lasti
+        location = sites[1].get(lasti)
         if location is None:
-            positions = self._positions.get(code)
-            if positions is None:
-                positions = self._positions[code] = _positions(code)
+            positions = sites[2]
             line, column = frame.f_lineno, None
             position = positions[lasti // 2] if positions is not None and 0 <= lasti // 2 < len(positions) else None
             if position is not None:  # Python 3.11+: the column of the call being made
@@ -252,7 +323,7 @@ class Recording:
                     line = position[0]
                 if position[2] is not None:
                     column = position[2] + 1
-            location = self._locations[key] = Location(code.co_filename, line, column)
+            location = sites[1][lasti] = Location(code.co_filename, line, column)
         return location
 
     def error(self, message, location=None):
@@ -263,6 +334,17 @@ class Recording:
     # --- what the kernel does ------------------------------------------------
     def new_storage(self, region, dtype, shape, hint, user_name="", role=None):
         location = self.location()
+        for d in shape:
+            if d.__class__ is not int or d < 1:
+                break
+        else:
+            if region != "sbuf" and region != "psum" or (shape and shape[0] <= PARTITIONS):
+                assigned = self._assigned.get(location, False)
+                if assigned is not False:
+                    storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self.token)
+                    self.storages.append(storage)
+                    return storage
+                return self._add_storage(region, dtype, shape, hint, user_name, role, location)
         buffer = region if region in ("sbuf", "psum") else "hbm"
         if buffer in ("sbuf", "psum"):
             if len(shape) < 1 or not 1 <= shape[0] <= PARTITIONS:
@@ -270,45 +352,73 @@ class Recording:
                                  f"{tuple(shape)}", location)
         if any((not isinstance(d, int)) or d < 1 for d in shape):
             raise self.error(f"shape {tuple(shape)}: dimensions must be positive integers", location)
-        key = (location.file, location.line)
-        assigned = self._assigned.get(key, False)
+        return self._add_storage(region, dtype, shape, hint, user_name, role, location)
+
+    def _add_storage(self, region, dtype, shape, hint, user_name, role, location):
+        assigned = self._assigned.get(location, False)  # a Location is one call site's: same file and line
         if assigned is False:
-            assigned = self._assigned[key] = _assigned_name(location)
-        storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self)
+            assigned = self._assigned[location] = _assigned_name(location)
+        storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self.token)
         self.storages.append(storage)
         return storage
 
     def emit(self, mnemonic, args, writes=("dst",)):
         """Appends one instruction; `args` is [(key, value)], `writes` the keys it writes."""
+        return self.put(form(mnemonic, tuple([key for key, _ in args])), tuple([value for _, value in args]), writes)
+
+    def put(self, form, values, writes=("dst",)):
+        """Appends one instruction: a Form and a tuple of its parameters'
+        values (language.assign makes a new tuple to retarget a written
+        tensor); `writes` the keys it writes."""
         index = len(self.instructions)
-        instruction = Instruction(mnemonic, [list(a) for a in args], tuple(writes), self.location())
-        uses = []
-        for key, value in instruction.args:
+        location = self.location()
+        if writes.__class__ is not tuple:
+            writes = tuple(writes)
+        token = self.token
+        for key, value in zip(form.keys, values):
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
-            for one in value if isinstance(value, list) else [value]:  # a list of tensors: every view is used
-                uses.append((key, one))
+            written = key in writes
+            for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
+                storage = getattr(one, "storage", None)
+                if storage is not None:
+                    if storage.token is not token or written and storage.unwritable:
+                        self._refuse(one, written, location)
+                    if storage.first_use is None:
+                        storage.first_use = index
+                    storage.last_use = index
+                    if written:
+                        storage.written = True
+                    elif storage.fresh_result is not None:
+                        storage.fresh_result = None  # read: its value is now needed where it is
                 dynamic = getattr(one, "indirect", None)
                 if dynamic is not None:
-                    uses.append((None, dynamic[1]))  # a runtime index tile is read
-        for key, value in uses:
-            storage = getattr(value, "storage", None)
-            if storage is None:
-                continue
-            if storage.owner() is not self:
-                raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
-                                 "made it", instruction.location)
-            if key in writes and storage.unwritable:
-                raise self.error(storage.unwritable, instruction.location)
-            if storage.first_use is None:
-                storage.first_use = index
-            storage.last_use = index
-            if key in writes:
-                storage.written = True
-            elif storage.fresh_result is not None:
-                storage.fresh_result = None  # read: its value is now needed where it is
+                    self._use(dynamic[1], False, index, location)  # a runtime index tile is read
+        instruction = Instruction(form, values, writes, location)
         self.instructions.append(instruction)
         return instruction
+
+    def _refuse(self, value, written, location):
+        storage = value.storage
+        if storage.token is not self.token:
+            raise self.error(f"{value!r} belongs to another kernel call: a tensor lives only in the call that "
+                             "made it", location)
+        if written and storage.unwritable:
+            raise self.error(storage.unwritable, location)
+
+    def _use(self, value, written, index, location):
+        storage = getattr(value, "storage", None)
+        if storage is None:
+            return
+        if storage.token is not self.token or written and storage.unwritable:
+            self._refuse(value, written, location)
+        if storage.first_use is None:
+            storage.first_use = index
+        storage.last_use = index
+        if written:
+            storage.written = True
+        elif storage.fresh_result is not None:
+            storage.fresh_result = None  # read: its value is now needed where it is
 
     # --- the program ---------------------------------------------------------
     def place_on_chip(self):
@@ -320,17 +430,25 @@ class Recording:
         in a heap by last use (to retire them) and in a list by offset (for
         first fit), so a program's n tiles take O(n log n) plus, once fresh
         space is gone, a scan of the live tiles, which the capacity bounds."""
+        by_buffer = {"sbuf": [], "psum": []}
+        for i, s in enumerate(self.storages):
+            if s.on_chip and s.first_use is not None:
+                by_buffer[s.buffer].append((s.first_use, i, s))
+        sizes = {}  # (dtype, shape) -> aligned bytes per partition
+        heappop, heappush, bisect_left = heapq.heappop, heapq.heappush, bisect.bisect_left
         for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
-            tiles = [(s.first_use, i, s) for i, s in enumerate(self.storages)
-                     if s.buffer == buffer and s.first_use is not None]
-            tiles.sort(key=lambda entry: (entry[0], entry[1]))
+            tiles = by_buffer[buffer]
+            tiles.sort()  # by first use, then declaration (never equal: the tiles are not compared)
             retire = []  # (last_use, declaration index, tile) of the live tiles
             starts, ends = [], []  # the live tiles' [start, end) byte ranges, by start (they never overlap)
             high_water = 0
             for first_use, i, tile in tiles:
-                size = -(-tile.partition_bytes() // ALIGN) * ALIGN
+                key = (tile.dtype, tile.shape)
+                size = sizes.get(key)
+                if size is None:
+                    size = sizes[key] = -(-tile.partition_bytes() // ALIGN) * ALIGN
                 while retire and retire[0][0] < first_use:
-                    k = bisect.bisect_left(starts, heapq.heappop(retire)[2].offset)
+                    k = bisect_left(starts, heappop(retire)[2].offset)
                     del starts[k], ends[k]
                 if high_water + size <= capacity:
                     offset = high_water
@@ -343,10 +461,10 @@ class Recording:
                                          f"partition and {len(starts)} live tiles hold {used} of {capacity}",
                                          tile.created_at)
                 tile.offset = offset
-                k = bisect.bisect_left(starts, offset)
+                k = bisect_left(starts, offset)
                 starts.insert(k, offset)
                 ends.insert(k, offset + size)
-                heapq.heappush(retire, (tile.last_use, i, tile))
+                heappush(retire, (tile.last_use, i, tile))
 
     def name_tensors(self, params, outputs):
         """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
@@ -400,6 +518,7 @@ class Recording:
         # an instruction without it: the line after the previous one's.
         implied = None
         line_append, origin_append, render = lines.append, origins.append, render_value
+        tensor, render_tensor = _TENSOR[0], _TENSOR[1]
         for instruction in self.instructions:
             location = instruction.location
             line = location.line
@@ -407,8 +526,11 @@ class Recording:
                 line_append(f".loc {line}")
                 origin_append(None)
             implied = line + 1
-            args = ", ".join([f"{key}={render(value)}" for key, value in instruction.args])
-            line_append(f"{instruction.mnemonic} {args}")
+            # A whole tensor's view is its name (NkiTensor.render, inline).
+            line_append(instruction.form.template % tuple([
+                value if value.__class__ is str else
+                (value.storage.name if value._whole is True and value.indirect is None else render_tensor(value))
+                if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
         return "\n".join(lines) + "\n", origins
 
@@ -459,8 +581,19 @@ class _Names:
 
 
 def _identifier(text):
+    known = _IDENTIFIERS.get(text) if text.__class__ is str else None
+    if known is not None:
+        return known
     out = "".join(c if c.isalnum() or c == "_" else "_" for c in str(text)) or "t"
-    return out if not out[0].isdigit() else "t" + out
+    out = out if not out[0].isdigit() else "t" + out
+    if text.__class__ is str:
+        if len(_IDENTIFIERS) > 4096:
+            _IDENTIFIERS.clear()
+        _IDENTIFIERS[text] = out
+    return out
+
+
+_IDENTIFIERS = {}  # wanted name -> identifier
 
 
 def _file_directive_name(path):
@@ -483,6 +616,10 @@ def _inside_package(filename):
     return inside
 
 
+# Code object -> _positions(code), for as long as the code object lives.
+_POSITIONS = weakref.WeakKeyDictionary()
+
+
 def _positions(code):
     """The code object's (line, end line, column, end column) per instruction
     (Python 3.11+), or None."""
@@ -493,6 +630,8 @@ def _positions(code):
 
 
 _PLAIN = frozenset((str, int, float, bool))
+# NkiTensor and its unwrapped render(), set by _tensor (which imports this module).
+_TENSOR = [None, None]
 
 
 def render_value(value):
@@ -500,8 +639,12 @@ def render_value(value):
     kind = value.__class__
     if kind is str:
         return value
+    if kind is bool:
+        return "true" if value else "false"
     if kind is int:
         return str(value)
+    if kind is _TENSOR[0]:
+        return _TENSOR[1](value)
     if hasattr(value, "render"):
         return value.render()
     if isinstance(value, bool):

@@ -11,8 +11,9 @@ access pattern with the offset counted from the tensor's start
 import inspect
 import numbers
 
-from . import _dtypes
-from ._record import _MissingAttribute, checked, misuse, recording
+from .. import Error
+from . import _dtypes, _record
+from ._record import _PYTHON_ERRORS, _MissingAttribute, _state, checked, misuse, recording
 
 
 class DynSlice:
@@ -36,12 +37,32 @@ def _row_major(shape):
 
 
 def _whole(storage):
-    """The [stride, count] pairs of the whole declared tensor, kept on the
-    storage: compare with it, copy it before changing it."""
+    """The (stride, count) pairs of the whole declared tensor, a tuple kept on
+    the storage (views' patterns are tuples of pairs: shared, never changed)."""
     whole = storage.whole_pattern
     if whole is None:
-        whole = storage.whole_pattern = [[s, n] for s, n in zip(_row_major(storage.shape), storage.shape)]
+        shape = storage.shape
+        whole = _WHOLE.get(shape)
+        if whole is None:
+            if len(_WHOLE) > 4096:
+                _WHOLE.clear()
+            whole = _WHOLE[shape] = tuple(zip(_row_major(shape), shape))
+        storage.whole_pattern = whole
     return whole
+
+
+_WHOLE = {}  # shape -> its whole pattern: shared by every storage of that shape
+
+
+def _new(storage, offset, pattern, shape):
+    """A view from a pattern already a tuple of (stride, count) tuples and its shape."""
+    view = _NEW(NkiTensor)
+    view.storage, view.indirect, view.offset, view.pattern = storage, None, offset, pattern
+    view._shape, view._whole, view._text = shape, None, None
+    return view
+
+
+_NEW = object.__new__
 
 
 def _is_int(x):
@@ -53,17 +74,34 @@ def _is_int(x):
 
 class NkiTensor:
     __array_ufunc__ = None  # NumPy scalars defer to our operators (np.float32(2) * t)
+    # pattern: a tuple of (stride, count) tuples, never changed (views share
+    # it); _shape: its counts; _whole: whether offset and pattern are the whole
+    # tensor's (None: not yet known); _text: render()'s text once names exist.
+    __slots__ = ("storage", "indirect", "offset", "pattern", "_shape", "_whole", "_text")
 
     def __init__(self, storage, offset=0, pattern=None):
         self.storage = storage
         self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim)
         self.offset = offset
-        self.pattern = [list(p) for p in pattern] if pattern is not None else [list(p) for p in _whole(storage)]
+        if pattern is None:
+            self.pattern = storage.whole_pattern or _whole(storage)
+            self._shape = storage.shape
+            self._whole = offset == 0
+        else:
+            self.pattern = pattern = tuple([tuple(p) for p in pattern])
+            self._shape = tuple([n for _, n in pattern])
+            self._whole = None
+        self._text = None
+
+    def _retarget(self, view):
+        """Makes this view look where `view` does (language.assign)."""
+        self.storage, self.offset, self.pattern = view.storage, view.offset, view.pattern
+        self._shape, self._whole, self._text = view._shape, view._whole, None
 
     # --- what it is ----------------------------------------------------------
     @property
     def shape(self):
-        return tuple([n for _, n in self.pattern])
+        return self._shape
 
     @property
     def strides(self):
@@ -93,11 +131,11 @@ class NkiTensor:
         return n
 
     def partitions(self):
-        return self.shape[0] if self.shape else 1
+        return self._shape[0] if self._shape else 1
 
     def elements_per_partition(self):
         n = 1
-        for d in self.shape[1:]:
+        for d in self._shape[1:]:
             n *= d
         return n
 
@@ -117,7 +155,10 @@ class NkiTensor:
         return self.indirect is not None
 
     def is_whole(self):
-        return self.offset == 0 and self.pattern == _whole(self.storage)
+        whole = self._whole
+        if whole is None:
+            whole = self._whole = self.offset == 0 and self.pattern == _whole(self.storage)
+        return whole
 
     def __repr__(self):
         return f"NkiTensor({self.render() if self.storage.name else self.name}, shape={self.shape}, dtype={self.dtype}, " \
@@ -137,72 +178,95 @@ class NkiTensor:
 
     # --- views ---------------------------------------------------------------
     def __getitem__(self, key):
-        rec = recording()
-        if not isinstance(key, tuple):
-            key = (key,)
-        ellipses = sum(1 for k in key if k is Ellipsis)
-        if ellipses > 1:
-            raise rec.error("an index can only have a single ellipsis ('...')")
-        if ellipses:
-            at = next(i for i, k in enumerate(key) if k is Ellipsis)
-            key = key[:at] + (slice(None),) * (self.ndim - len(key) + 1) + key[at + 1:]
-        if len(key) > self.ndim:
-            raise rec.error(f"too many indices: {len(key)} for a tensor of shape {self.shape}")
-        key = key + (slice(None),) * (self.ndim - len(key))
-        offset, pattern = self.offset, []
-        for dim, (k, (stride, count)) in enumerate(zip(key, self.pattern)):
-            if _is_int(k):
-                index = int(k) + count if k < 0 else int(k)
-                if not 0 <= index < count:
-                    raise rec.error(f"index {int(k)} is out of bounds for dimension {dim} of size {count} "
-                                    f"(tensor shape {self.shape})")
-                offset += index * stride
-                if dim == 0 and self.storage.on_chip:
-                    pattern.append([stride, 1])  # the partition dimension stays (NKI 0.6)
-                continue
-            if isinstance(k, DynSlice):
-                if not (_is_int(k.start) and _is_int(k.size)):
-                    raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
-                if k.start < 0 or k.size < 1:
-                    raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at least 0 and "
-                                    "the size at least 1")
-                k = slice(int(k.start), int(k.start) + int(k.size))
-            if not isinstance(k, slice):
-                if isinstance(k, NkiTensor):
-                    raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
-                raise rec.error(f"index {k!r} of dimension {dim}: expected an int, a slice or nl.ds(start, size)")
-            step = 1 if k.step is None else k.step
-            if not _is_int(step) or step < 1:
-                raise rec.error(f"slice step {step!r} of dimension {dim}: must be a positive integer")
-            start = 0 if k.start is None else k.start
-            stop = count if k.stop is None else k.stop
-            if not (_is_int(start) and _is_int(stop)):
-                raise rec.error(f"slice {start!r}:{stop!r} of dimension {dim}: bounds must be integers")
-            start = start + count if start < 0 else start
-            stop = stop + count if stop < 0 else stop
-            if not 0 <= start < stop <= count:
-                raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
-                                f"(tensor shape {self.shape})")
-            offset += start * stride
-            pattern.append([stride * step, -(-(stop - start) // int(step))])
-        if not pattern:
-            pattern = [[1, 1]]
-        return self._view(offset, pattern)
+        # Python's errors from bad arguments raised as nisa.Error at the kernel's
+        # line, as checked() does (one frame less: views are taken often).
+        try:
+            rec = _state.recording or recording()
+            if key.__class__ is not tuple:
+                key = (key,)
+            pattern = self.pattern
+            ndim = len(pattern)
+            for k in key:
+                if k is Ellipsis:
+                    if sum(1 for k in key if k is Ellipsis) > 1:
+                        raise rec.error("an index can only have a single ellipsis ('...')")
+                    at = next(i for i, k in enumerate(key) if k is Ellipsis)
+                    key = key[:at] + (slice(None),) * (ndim - len(key) + 1) + key[at + 1:]
+                    break
+            if len(key) > ndim:
+                raise rec.error(f"too many indices: {len(key)} for a tensor of shape {self._shape}")
+            if len(key) < ndim:
+                key = key + (slice(None),) * (ndim - len(key))
+            offset, out, shape = self.offset, [], []
+            storage = self.storage
+            dim = -1
+            for k, (stride, count) in zip(key, pattern):
+                dim += 1
+                if k.__class__ is not slice:
+                    if k.__class__ is int or _is_int(k):
+                        index = int(k) + count if k < 0 else int(k)
+                        if not 0 <= index < count:
+                            raise rec.error(f"index {int(k)} is out of bounds for dimension {dim} of size {count} "
+                                            f"(tensor shape {self._shape})")
+                        offset += index * stride
+                        if dim == 0 and storage.on_chip:
+                            out.append((stride, 1))  # the partition dimension stays (NKI 0.6)
+                            shape.append(1)
+                        continue
+                    if isinstance(k, DynSlice):
+                        if not (_is_int(k.start) and _is_int(k.size)):
+                            raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
+                        if k.start < 0 or k.size < 1:
+                            raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at "
+                                            "least 0 and the size at least 1")
+                        k = slice(int(k.start), int(k.start) + int(k.size))
+                    elif isinstance(k, NkiTensor):
+                        raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
+                    else:
+                        raise rec.error(f"index {k!r} of dimension {dim}: expected an int, a slice or "
+                                        "nl.ds(start, size)")
+                step = k.step
+                if step is None:
+                    step = 1
+                elif not _is_int(step) or step < 1:
+                    raise rec.error(f"slice step {step!r} of dimension {dim}: must be a positive integer")
+                start = 0 if k.start is None else k.start
+                stop = count if k.stop is None else k.stop
+                if not ((start.__class__ is int or _is_int(start)) and (stop.__class__ is int or _is_int(stop))):
+                    raise rec.error(f"slice {start!r}:{stop!r} of dimension {dim}: bounds must be integers")
+                if start < 0:
+                    start = start + count
+                if stop < 0:
+                    stop = stop + count
+                if not 0 <= start < stop <= count:
+                    raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
+                                    f"(tensor shape {self._shape})")
+                offset += start * stride
+                n = -(-(stop - start) // int(step))
+                out.append((stride * step, n))
+                shape.append(n)
+            if not out:
+                out, shape = ((1, 1),), (1,)
+            storage.aliased = True
+            return _new(storage, offset, tuple(out), tuple(shape))
+        except _PYTHON_ERRORS as e:
+            if isinstance(e, Error):  # already located (an AttributeError-like nisa.Error)
+                raise
+            raise misuse(f"tensor.getitem: {e}") from e
 
     def __setitem__(self, key, value):
-        from . import language
-        target = self[key]
+        target = _RAW["__getitem__"](self, key)
         if isinstance(value, NkiTensor):
-            language.assign(target, value)
+            _LANGUAGE["assign"](target, value)
         elif isinstance(value, numbers.Number):
-            language.fill(target, value)
+            _LANGUAGE["fill"](target, value)
         else:
             raise recording().error(f"cannot assign a {type(value).__name__} to a tensor")
 
     def slice(self, dim, start, end, step=1):
         key = [slice(None)] * self.ndim
         key[dim] = slice(start, end, step)
-        return self[tuple(key)]
+        return _RAW["__getitem__"](self, tuple(key))
 
     def select(self, dim, index):
         if isinstance(index, NkiTensor):  # nki-aps: one runtime index from SBUF, the dimension removed
@@ -212,7 +276,7 @@ class NkiTensor:
             raise recording().error(f"select index {index!r}: expected an int or an SBUF index tensor")
         key = [slice(None)] * self.ndim
         key[dim] = index
-        return self[tuple(key)]  # removes the dimension (an on-chip partition dimension stays, size 1)
+        return _RAW["__getitem__"](self, tuple(key))  # removes the dimension (an on-chip partition dimension stays, size 1)
 
     def vector_select(self, dim, offsets):
         """nki-aps: partition p of the result reads row offsets[p] of this HBM
@@ -221,7 +285,7 @@ class NkiTensor:
         if dim != 0:
             raise rec.error(f"vector_select(dim={dim}): NKI 0.6 selects on dimension 0 only")
         rows = offsets.shape[0]
-        return self._dynamic("vector", offsets, 0, self.offset, [[self.pattern[0][0], rows]] + self.pattern[1:])
+        return self._dynamic("vector", offsets, 0, self.offset, [[self.pattern[0][0], rows]] + list(self.pattern[1:]))
 
     def _dynamic(self, kind, index, dim, offset, pattern):
         rec = recording()
@@ -277,10 +341,10 @@ class NkiTensor:
         if self.storage.on_chip:
             if shape[0] != self.shape[0]:
                 raise rec.error(f"reshape of an on-chip tile keeps the partition dimension: {self.shape} -> {shape}")
-            if not self.is_contiguous():
+            if not _RAW["is_contiguous"](self):
                 raise rec.error(f"reshape {self.shape} -> {shape}: the view's free dimensions are not contiguous")
             return self._view(self.offset, [self.pattern[0]] + [[s, n] for s, n in zip(_row_major(shape[1:]), shape[1:])])
-        if not self.is_contiguous():
+        if not _RAW["is_contiguous"](self):
             raise rec.error(f"reshape {self.shape} -> {shape}: the view is not contiguous")
         return self._view(self.offset, [[s, n] for s, n in zip(_row_major(shape), shape)])
 
@@ -316,7 +380,7 @@ class NkiTensor:
             if have != want:
                 if have != 1:
                     raise rec.error(f"broadcast_to {shape}: dimension {dim} of size {have} is not 1")
-                view = view.broadcast(dim, want)
+                view = _RAW["broadcast"](view, dim, want)
         return view
 
     def expand_dim(self, dim):
@@ -358,37 +422,43 @@ class NkiTensor:
 
     # --- the .nasm operand ---------------------------------------------------
     def render(self):
+        text = self._text
+        if text is not None:
+            return text
         s = self.storage
-        if self.indirect is None and self.offset == 0 and self.pattern == _whole(s):
-            return s.name  # the whole tensor, the most common operand
-        declared = _row_major(s.shape)
+        if self.indirect is None:
+            whole = self._whole
+            if whole is None:
+                whole = self._whole = self.offset == 0 and self.pattern == _whole(s)
+            if whole:
+                return s.name  # the whole tensor, the most common operand
+            text = self._render()
+            if s.name is not None:
+                self._text = text  # the view and the names no longer change
+            return text
+        return self._render()
+
+    def _render(self):
+        s = self.storage
         if self.indirect is not None:
             kind, index, dim = self.indirect
             pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
-            return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={index.render()}, " \
+            return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={_render(index)}, " \
                    f"indirect_dim={dim})"
-        if len(self.pattern) == len(s.shape):
-            parts, rest, whole = [], self.offset, True
-            for dim, ((stride, count), size, unit) in enumerate(zip(self.pattern, s.shape, declared)):
-                start, rest = divmod(rest, unit)
-                step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
-                if start >= size or step is None or (step != 1 and dim == 0 and s.on_chip) or \
-                        start + (count - 1) * step >= size:
-                    break
-                whole = whole and start == 0 and step == 1 and count == size
-                stop = start + (count - 1) * step + 1
-                parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
-            else:
-                if whole:
-                    return s.name
-                return f"{s.name}[{', '.join(parts)}]"
-        pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
-        return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset})"
+        # What follows the name depends on the view and the declared shape
+        # only: views of the same place in tensors of the same shape share it.
+        declared = s.whole_pattern or _whole(s)
+        key = (self.pattern, self.offset, declared, s.on_chip)
+        suffix = _SUFFIXES.get(key)
+        if suffix is None:
+            if len(_SUFFIXES) > 65536:
+                _SUFFIXES.clear()
+            suffix = _SUFFIXES[key] = _suffix(self.pattern, self.offset, declared, s.on_chip)
+        return s.name + suffix
 
     # --- arithmetic: nki.language's element-wise calls ------------------------
     def _op(self, name, other, reverse=False):
-        from . import language
-        fn = getattr(language, name)
+        fn = _LANGUAGE[name]  # unwrapped: the operator's own wrapper is the call's
         return fn(other, self) if reverse else fn(self, other)
 
     def __add__(self, other): return self._op("add", other)
@@ -402,8 +472,7 @@ class NkiTensor:
     def __pow__(self, other): return self._op("power", other)
 
     def __neg__(self):
-        from . import language
-        return language.negative(self)
+        return _LANGUAGE["negative"](self)
 
     # Python operators nisa.nki does not lower: a nisa.Error at the kernel's
     # line rather than Python's TypeError.
@@ -426,12 +495,46 @@ class NkiTensor:
 
 # Views and operators raise nisa.Error at the kernel's line on bad arguments
 # (a string for a shape, a wrong keyword), whatever Python would have raised.
+# nisa.nki's own code calls the methods unwrapped (_RAW): one wrapper per
+# kernel call.
+_RAW = {"__getitem__": NkiTensor.__getitem__}  # checks its own errors
 for _name, _method in list(vars(NkiTensor).items()):
     if inspect.isfunction(_method) and (not _name.startswith("_") or _name in (
-            "__getitem__", "__setitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
+            "__setitem__", "__add__", "__radd__", "__sub__", "__rsub__", "__mul__", "__rmul__",
             "__truediv__", "__rtruediv__", "__pow__", "__neg__")):
+        _RAW[_name] = _method
         setattr(NkiTensor, _name, checked(_method, f"tensor.{_name.strip('_')}"))
 del _name, _method
+_render = _RAW["render"]
+_record._TENSOR[:] = [NkiTensor, _render]
+# nki.language's functions unwrapped, by name (set by language, which imports this module).
+_LANGUAGE = {}
+
+_SUFFIXES = {}  # (pattern, offset, whole pattern, on chip) -> what render() writes after the name
+
+
+def _suffix(pattern, offset, declared, on_chip):
+    """A view's operand after the tensor's name: a slice where one says the
+    same ("[0:128, 512:1024]", "" for the whole tensor), else an access
+    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)")."""
+    if len(pattern) == len(declared):
+        parts, rest, whole = [], offset, True
+        dim = -1
+        for (stride, count), (unit, size) in zip(pattern, declared):
+            dim += 1
+            start, rest = divmod(rest, unit)
+            step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
+            if start >= size or step is None or (step != 1 and dim == 0 and on_chip) or \
+                    start + (count - 1) * step >= size:
+                break
+            whole = whole and start == 0 and step == 1 and count == size
+            stop = start + (count - 1) * step + 1
+            parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
+        else:
+            return "" if whole else f"[{', '.join(parts)}]"
+    pairs = ", ".join(f"[{stride}, {count}]" for stride, count in pattern)
+    return f".ap(pattern=[{pairs}], offset={offset})"
+
 
 def _slice_text(k):
     text = f"{'' if k.start is None else k.start}:{'' if k.stop is None else k.stop}"

@@ -12,7 +12,9 @@ import numbers
 from enum import Enum
 
 from . import language as nl
-from ._record import checked, recording
+from .. import Error
+from . import _record
+from ._record import _PYTHON_ERRORS, _state, checked, form, misuse, recording
 from ._tensor import NkiTensor
 
 
@@ -282,9 +284,19 @@ def _result_for(rec, mnemonic, like, bound, dtype):
 def _make_instruction(mnemonic):
     params, like, writes, unrecorded = SIGNATURES[mnemonic]
     names = [p for p, _ in params]
+    known = frozenset(names)
+    defaults = {p: d for p, d in params if d is not _REQUIRED}
+    required = [p for p, d in params if d is _REQUIRED]
+    # The recorded parameters in order, each with whether _value may reshape it.
+    recorded = [(p, p in _SHAPED_KEYS) for p in names if p not in unrecorded]
+    matmul = mnemonic in _MATMULS
+    writes = tuple(writes)
+    forms = {}  # the recorded keys -> their Form
+    plain = known - {"name", "dtype", "mask"}  # the keywords taken as they are
 
-    def instruction(*args, **kwargs):
-        rec = recording()
+    def bind(rec, args, kwargs):
+        """The parameters of a call with positional arguments, or name=,
+        dtype=, mask= or an unknown keyword: ({name: value}, dtype)."""
         kwargs.pop("name", None)
         dtype = kwargs.pop("dtype", None)  # the older return-value style's result dtype
         if kwargs.pop("mask", None) is not None:
@@ -293,31 +305,65 @@ def _make_instruction(mnemonic):
             raise rec.error(f"nisa.{mnemonic} takes at most {len(names)} positional arguments ({', '.join(names)})")
         bound = dict(zip(names, args))
         for key, value in kwargs.items():
-            if key not in names:
+            if key not in known:
                 raise rec.error(f"nisa.{mnemonic} has no parameter '{key}'; it takes {', '.join(names + ['name'])}")
             if key in bound:
                 raise rec.error(f"nisa.{mnemonic}: '{key}' given twice")
             bound[key] = value
-        for key, default in params:
+        for key in required:
             if key not in bound:
-                if default is _REQUIRED:
-                    raise rec.error(f"nisa.{mnemonic} needs '{key}'")
-                bound[key] = default
-        if mnemonic in _MATMULS and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
-            # NKI's accumulate=None, "first write overwrites, subsequent writes
-            # accumulate", per allocated PSUM tile: written out, so that a tile
-            # placed where an earlier one lived starts its own sum.
-            storage = bound["dst"].storage
-            bound["accumulate"] = storage.matmul_written
-            storage.matmul_written = True
-        returned = None
-        if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
-            returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
-        record = [(key, _value(key, bound[key])) for key in names
-                  if bound[key] is not None and key not in unrecorded]
-        record = [(key, value) for key, value in record if value is not None]
-        rec.emit(mnemonic, record, writes)
-        return returned if returned is not None else bound.get("dst")
+                raise rec.error(f"nisa.{mnemonic} needs '{key}'")
+        full = defaults.copy()
+        full.update(bound)
+        return full, dtype
+
+    def instruction(*args, **kwargs):
+        # Python's errors from bad arguments raised as nisa.Error at the kernel's
+        # line, as checked() does (one frame less: the most frequent call).
+        try:
+            rec = _state.recording or recording()
+            if not args and plain.issuperset(kwargs):  # the common call: parameters by name, all known
+                dtype = None
+                bound = defaults.copy()
+                bound.update(kwargs)
+                for key in required:
+                    if key not in kwargs:
+                        raise rec.error(f"nisa.{mnemonic} needs '{key}'")
+            else:
+                bound, dtype = bind(rec, args, kwargs)
+            if matmul and bound.get("accumulate") is None and isinstance(bound.get("dst"), NkiTensor):
+                # NKI's accumulate=None, "first write overwrites, subsequent writes
+                # accumulate", per allocated PSUM tile: written out, so that a tile
+                # placed where an earlier one lived starts its own sum.
+                storage = bound["dst"].storage
+                bound["accumulate"] = storage.matmul_written
+                storage.matmul_written = True
+            returned = None
+            if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
+                returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
+            keys, values = [], []
+            for key, shaped in recorded:
+                value = bound[key]
+                if value is None:
+                    continue
+                kind = value.__class__
+                if not (kind is NkiTensor or kind is bool or
+                        not shaped and (kind is str or kind is int or kind is float)):
+                    value = _value(key, value)
+                    if value is None:
+                        continue
+                keys.append(key)
+                values.append(value)
+            keys = tuple(keys)
+            found = forms.get(keys)
+            if found is None:
+                found = forms[keys] = form(mnemonic, keys)
+            rec.put(found, tuple(values), writes)
+            return returned if returned is not None else bound.get("dst")
+        except _PYTHON_ERRORS as e:
+            if isinstance(e, Error):  # already located (an AttributeError-like nisa.Error)
+                raise
+            raise misuse(f"nisa.{mnemonic}: {e}") from e
 
     instruction.__name__ = mnemonic
     instruction.__qualname__ = mnemonic
@@ -337,7 +383,8 @@ def _make_not_modeled(name):
 
 
 for _name in SIGNATURES:
-    globals()[_name] = checked(_make_instruction(_name), f"nisa.{_name}")
+    globals()[_name] = _make_instruction(_name)
+_record._ENTRY_CODE = _make_instruction("dma_copy").__code__
 for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
 get_nc_version = checked(get_nc_version, "nisa.get_nc_version")

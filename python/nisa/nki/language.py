@@ -16,6 +16,8 @@ import numpy as np
 
 from . import _dtypes
 from ._record import checked, recording
+from . import _record, _tensor
+from ._record import _state
 from ._tensor import DynSlice, NkiTensor
 
 # --- dtypes and buffers (NKI 0.6: DType = str) ------------------------------
@@ -84,8 +86,21 @@ def device_print(print_prefix, tensor):
     pass  # nothing to print at record time; run the recorded program and dump instead
 
 
+# The instructions nki.language records: mnemonic and parameter names (_record.Form).
+_ACTIVATION = _record.form('activation', ('dst', 'op', 'data'))
+_DMA_COPY = _record.form('dma_copy', ('dst', 'src'))
+_MEMSET = _record.form('memset', ('dst', 'value'))
+_TENSOR_REDUCE = _record.form('tensor_reduce', ('dst', 'op', 'data', 'axis', 'negate', 'keepdims'))
+_TENSOR_SCALAR = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0'))
+_TENSOR_SCALAR_REVERSE = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0', 'reverse0'))
+_TENSOR_TENSOR = _record.form('tensor_tensor', ('dst', 'data1', 'data2', 'op'))
+
+
 # --- tensors -----------------------------------------------------------------
 _REGIONS = (sbuf, psum, hbm, private_hbm, shared_hbm)
+# dtype strings (names and aliases) -> NKI's spelling, without _dtypes.canonical's checks
+_DTYPES = {name: _dtypes.canonical(name) for name in list(_dtypes.TABLE) + list(_dtypes._ALIASES)
+           if _dtypes.canonical(name)}
 
 
 def _dtype(dtype, what="dtype"):
@@ -106,138 +121,155 @@ def _shape(shape):
 
 
 def new_tensor(shape, dtype, buffer=sbuf, name="", hint=None):
-    rec = recording()
+    rec = _state.recording or recording()
     if buffer not in _REGIONS:
         raise rec.error(f"buffer {buffer!r}: expected nl.sbuf, nl.psum, nl.hbm, nl.private_hbm or nl.shared_hbm")
-    role = "scratch" if is_hbm(buffer) else None
-    storage = rec.new_storage(buffer, _dtype(dtype), _shape(shape), hint or ("hbm" if role else buffer[:2] + "_"),
+    role = "scratch" if buffer in _HBM else None
+    dtype = (_DTYPES.get(dtype) if dtype.__class__ is str else None) or _dtype(dtype)
+    if shape.__class__ is not tuple or not _int_dims(shape):
+        shape = _shape(shape)
+    storage = rec.new_storage(buffer, dtype, shape, hint or ("hbm" if role else buffer[:2] + "_"),
                               user_name=name or "", role=role)
     return NkiTensor(storage)
+
+
+_HBM = (hbm, private_hbm, shared_hbm)
+
+
+def _int_dims(shape):
+    for d in shape:
+        if d.__class__ is not int:
+            return False
+    return True
 
 
 def ndarray(shape, dtype, buffer=sbuf, name="", address=None):
     if address is not None:
         raise recording().error("ndarray(address=...) is not modeled: nisa.nki places tiles itself")
-    return new_tensor(shape, dtype, buffer, name, "tile" if is_on_chip(buffer) else None)
+    return _new_tensor(shape, dtype, buffer, name, "tile" if _is_on_chip(buffer) else None)
 
 
 def full(shape, fill_value, dtype, buffer=sbuf, name=""):
-    t = new_tensor(shape, dtype, buffer, name, "full")
-    fill(t, fill_value)
+    t = _new_tensor(shape, dtype, buffer, name, "full")
+    _fill(t, fill_value)
     return t
 
 
 def zeros(shape, dtype, buffer=sbuf, name=""):
-    t = new_tensor(shape, dtype, buffer, name, "zeros")
-    if is_on_chip(buffer):
-        fill(t, 0)
+    t = _new_tensor(shape, dtype, buffer, name, "zeros")
+    if _is_on_chip(buffer):
+        _fill(t, 0)
     return t  # HBM scratch and outputs start zeroed (LANGUAGE.md 2.1)
 
 
 def ones(shape, dtype, buffer=sbuf, name=""):
-    return full(shape, 1, dtype, buffer, name)
+    return _full(shape, 1, dtype, buffer, name)
 
 
 def zeros_like(x, dtype=None, buffer=None, name=""):
-    return zeros(x.shape, dtype or x.dtype, buffer or x.buffer, name)
+    return _zeros(x.shape, dtype or x.dtype, buffer or x.buffer, name)
 
 
 def empty_like(x, dtype=None, buffer=None, name=""):
-    return ndarray(x.shape, dtype or x.dtype, buffer or x.buffer, name)
+    return _ndarray(x.shape, dtype or x.dtype, buffer or x.buffer, name)
 
 
 def fill(target, value):
-    rec = recording()
+    rec = _state.recording or recording()
     if not target.storage.on_chip:
         raise rec.error("filling an HBM tensor with a value is not modeled: fill an SBUF tile and store it")
-    rec.emit("memset", [("dst", target), ("value", value)])
+    rec.put(_MEMSET, (target, value))
 
 
 def _result(shape, dtype, hint):
-    t = new_tensor(shape, dtype, sbuf, "", hint)
-    t.storage.fresh_result = len(recording().instructions)
-    return t
+    rec = _state.recording or recording()
+    dtype = (_DTYPES.get(dtype) if dtype.__class__ is str else None) or _dtype(dtype)
+    if shape.__class__ is not tuple or not _int_dims(shape):
+        shape = _shape(shape)
+    storage = rec.new_storage(sbuf, dtype, shape, hint or "sb_")
+    storage.fresh_result = len(rec.instructions)
+    return NkiTensor(storage)
 
 
 # --- moving data -------------------------------------------------------------
 def load(src, dtype=None):
-    rec = recording()
+    rec = _state.recording or recording()
     if not isinstance(src, NkiTensor):
         raise rec.error("nl.load takes an HBM tensor")
     shape = src.shape if len(src.shape) > 1 else (1,) + src.shape
     tile = _result(shape, src.dtype, "load")
-    rec.emit("dma_copy", [("dst", tile), ("src", src)])
+    rec.put(_DMA_COPY, (tile, src))
     if dtype is not None and _dtype(dtype) != src.dtype:
-        return copy(tile, dtype=dtype)
+        return _copy(tile, dtype=dtype)
     return tile
 
 
 def store(dst, value):
-    rec = recording()
+    rec = _state.recording or recording()
     if not isinstance(dst, NkiTensor):
         raise rec.error(f"nl.store(dst, value): dst must be a tensor, not a {type(dst).__name__} (a kernel argument "
                         "other than an array is a plain Python value: pass a NumPy array)")
     if isinstance(value, numbers.Number):
         shape = dst.shape if len(dst.shape) > 1 else (1,) + dst.shape
-        tile = new_tensor(shape, dst.dtype, sbuf, "", "value")
-        fill(tile, value)
+        tile = _new_tensor(shape, dst.dtype, sbuf, "", "value")
+        _fill(tile, value)
         value = tile
     if not isinstance(value, NkiTensor):
         raise rec.error("nl.store(dst, value): value must be a tile or a number")
     if value.storage.buffer == "psum" or value.dtype != dst.dtype:
-        value = copy(value, dtype=dst.dtype)  # PSUM is never a DMA source; dma_copy keeps the dtype
-    rec.emit("dma_copy", [("dst", dst), ("src", value)])
+        value = _copy(value, dtype=dst.dtype)  # PSUM is never a DMA source; dma_copy keeps the dtype
+    rec.put(_DMA_COPY, (dst, value))
 
 
 def assign(target, value):
     """`target[...] = value`. A value just returned by one instruction is
     written there by that instruction directly (no copy), as NKI does."""
-    rec = recording()
+    rec = _state.recording or recording()
     s = value.storage
     last = len(rec.instructions) - 1
-    if (s.fresh_result == last and not s.aliased and value.is_whole() and target.storage.on_chip and
-            value.partitions() == target.partitions() and
-            value.elements_per_partition() == target.elements_per_partition()):
+    if (s.fresh_result == last and not s.aliased and _tensor._RAW["is_whole"](value) and target.storage.on_chip and
+            _partitions(value) == _partitions(target) and
+            _per_partition(value) == _per_partition(target)):
         instruction = rec.instructions[last]
-        for arg in instruction.args:
-            if arg[0] in instruction.writes and getattr(arg[1], "storage", None) is s:
-                arg[1] = target
+        writes = instruction.writes
+        instruction.values = tuple(target if key in writes and getattr(value, "storage", None) is s else value
+                                   for key, value in zip(instruction.form.keys, instruction.values))
         t = target.storage
         t.first_use = last if t.first_use is None else t.first_use
         t.last_use = last
         t.written = True
         s.first_use = s.last_use = None
-        value.storage, value.offset, value.pattern = t, target.offset, target.get_pattern()
+        value._retarget(target)
         t.aliased = True
         return
     _copy_into(target, value)
 
 
 def _copy_into(dst, src):
-    rec = recording()
+    rec = _state.recording or recording()
     if dst.storage.on_chip and src.storage.on_chip:
-        rec.emit("activation", [("dst", dst), ("op", "copy"), ("data", src)])
+        rec.put(_ACTIVATION, (dst, "copy", src))
     else:
-        rec.emit("dma_copy", [("dst", dst), ("src", src)])
+        rec.put(_DMA_COPY, (dst, src))
 
 
 def copy(x, dtype=None):
-    rec = recording()
+    rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "copy")
     if x.storage.on_chip:
-        rec.emit("activation", [("dst", out), ("op", "copy"), ("data", x)])
+        rec.put(_ACTIVATION, (out, "copy", x))
     else:
-        rec.emit("dma_copy", [("dst", out), ("src", x)])
+        rec.put(_DMA_COPY, (out, x))
     return out
 
 
 def broadcast_to(x, shape, dtype=None):
-    view = x.broadcast_to(shape)
-    return copy(view, dtype) if dtype is not None and _dtype(dtype) != x.dtype else view
+    view = _tensor._RAW["broadcast_to"](x, shape) if isinstance(x, NkiTensor) else x.broadcast_to(shape)
+    return _copy(view, dtype) if dtype is not None and _dtype(dtype) != x.dtype else view
 
 
 def expand_dims(x, axis):
-    return x.expand_dim(axis)
+    return _tensor._RAW["expand_dim"](x, axis) if isinstance(x, NkiTensor) else x.expand_dim(axis)
 
 
 # --- element-wise arithmetic ---------------------------------------------------
@@ -249,8 +281,20 @@ def _promote(a, b):
     return a if _dtypes.size(a) >= _dtypes.size(b) else b
 
 
+def _partitions(t):
+    shape = t._shape
+    return shape[0] if shape else 1
+
+
+def _per_partition(t):
+    n = 1
+    for d in t._shape[1:]:
+        n *= d
+    return n
+
+
 def _is_column(t, other):
-    return t.elements_per_partition() == 1 and other.elements_per_partition() > 1
+    return _per_partition(t) == 1 and _per_partition(other) > 1
 
 
 def _broadcast_pair(rec, x, y):
@@ -263,37 +307,38 @@ def _broadcast_pair(rec, x, y):
         if a != b and 1 not in (a, b):
             raise rec.error(f"shapes {x.shape} and {y.shape} do not broadcast")
         shape.append(builtins.max(a, b))
-    return x.broadcast_to(tuple(shape)), y.broadcast_to(tuple(shape))
+    shape = tuple(shape)
+    broadcast = _tensor._RAW["broadcast_to"]
+    return broadcast(x, shape), broadcast(y, shape)
 
 
 def _binary(op, x, y, dtype=None):
-    rec = recording()
+    rec = _state.recording or recording()
     xt, yt = isinstance(x, NkiTensor), isinstance(y, NkiTensor)
     if not (xt or yt):
         raise rec.error(f"nl.{op} needs at least one tile")
-    for t in (v for v in (x, y) if isinstance(v, NkiTensor)):
-        if not t.storage.on_chip:
-            raise rec.error(f"nl.{op}: operands must be SBUF or PSUM tiles, not an HBM tensor (load it first)")
+    if xt and not x.storage.on_chip or yt and not y.storage.on_chip:
+        raise rec.error(f"nl.{op}: operands must be SBUF or PSUM tiles, not an HBM tensor (load it first)")
     if xt and yt:
-        out_dtype = _dtype(dtype) if dtype is not None else _promote(x.dtype, y.dtype)
-        if x.partitions() == y.partitions() and _is_column(y, x):
-            out = _result(x.shape, out_dtype, op)
-            rec.emit("tensor_scalar", [("dst", out), ("data", x), ("op0", op), ("operand0", y)])
+        out_dtype = _dtype(dtype) if dtype is not None else _promote(x.storage.dtype, y.storage.dtype)
+        same_partitions = _partitions(x) == _partitions(y)
+        if same_partitions and _is_column(y, x):
+            out = _result(x._shape, out_dtype, op)
+            rec.put(_TENSOR_SCALAR, (out, x, op, y))
             return out
-        if x.partitions() == y.partitions() and _is_column(x, y):
-            out = _result(y.shape, out_dtype, op)
-            rec.emit("tensor_scalar", [("dst", out), ("data", y), ("op0", op), ("operand0", x), ("reverse0", True)])
+        if same_partitions and _is_column(x, y):
+            out = _result(y._shape, out_dtype, op)
+            rec.put(_TENSOR_SCALAR_REVERSE, (out, y, op, x, True))
             return out
         a, b = _broadcast_pair(rec, x, y)
         out = _result(a.shape, out_dtype, op)
-        rec.emit("tensor_tensor", [("dst", out), ("data1", a), ("data2", b), ("op", op)])
+        rec.put(_TENSOR_TENSOR, (out, a, b, op))
         return out
     tile, scalar = (x, y) if xt else (y, x)
     if not isinstance(scalar, numbers.Number):
         raise rec.error(f"nl.{op}: {type(scalar).__name__} is neither a tile nor a number")
-    out = _result(tile.shape, _dtype(dtype) if dtype is not None else tile.dtype, op)
-    rec.emit("tensor_scalar", [("dst", out), ("data", tile), ("op0", op), ("operand0", float(scalar)),
-                               ("reverse0", not xt)])
+    out = _result(tile._shape, _dtype(dtype) if dtype is not None else tile.storage.dtype, op)
+    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, float(scalar), not xt))
     return out
 
 
@@ -332,7 +377,7 @@ logical_xor = _make_binary("logical_xor")
 def divide(x, y, dtype=None):
     """x / y. nisa's ALU has no divide: a number divisor becomes a multiply by
     its reciprocal, a tile divisor a reciprocal activation then a multiply."""
-    rec = recording()
+    rec = _state.recording or recording()
     if isinstance(y, numbers.Number):
         return _binary("multiply", x, 1.0 / float(y), dtype)
     if not isinstance(y, NkiTensor):
@@ -343,11 +388,11 @@ def divide(x, y, dtype=None):
 
 
 def _unary(function, x, dtype=None):
-    rec = recording()
+    rec = _state.recording or recording()
     if not isinstance(x, NkiTensor) or not x.storage.on_chip:
         raise rec.error(f"nl.{function} takes an SBUF or PSUM tile")
-    out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, function)
-    rec.emit("activation", [("dst", out), ("op", function), ("data", x)])
+    out = _result(x._shape, _dtype(dtype) if dtype is not None else x.storage.dtype, function)
+    rec.put(_ACTIVATION, (out, function, x))
     return out
 
 
@@ -374,31 +419,37 @@ def negative(x, dtype=None):
 
 
 def invert(x, dtype=None):
-    rec = recording()
+    rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "invert")
-    rec.emit("tensor_scalar", [("dst", out), ("data", x), ("op0", "invert"), ("operand0", 0)])
+    rec.put(_TENSOR_SCALAR, (out, x, "invert", 0))
     return out
 
 
 # --- reductions ----------------------------------------------------------------
 def _reduce(op, x, axis, dtype, keepdims, hint):
-    rec = recording()
+    rec = _state.recording or recording()
     if not isinstance(x, NkiTensor) or not x.storage.on_chip:
         raise rec.error(f"nl.{hint} takes an SBUF or PSUM tile")
-    axes = [axis] if isinstance(axis, numbers.Integral) else list(axis) if isinstance(axis, (tuple, list)) else None
-    if not axes or not builtins.all(isinstance(a, numbers.Integral) for a in axes):
-        raise rec.error(f"nl.{hint}(axis={axis!r}): expected an integer or a tuple of integers")
-    axes = sorted(int(a) + x.ndim if a < 0 else int(a) for a in axes)
-    if not axes or axes[0] < 1 or axes[-1] >= x.ndim or axes != list(range(axes[0], x.ndim)):
+    if axis.__class__ is int:
+        axes = [axis]
+    elif (axis.__class__ is list or axis.__class__ is tuple) and axis and _int_dims(axis):
+        axes = list(axis)
+    else:
+        axes = [axis] if isinstance(axis, numbers.Integral) else list(axis) if isinstance(axis, (tuple, list)) else None
+        if not axes or not builtins.all(isinstance(a, numbers.Integral) for a in axes):
+            raise rec.error(f"nl.{hint}(axis={axis!r}): expected an integer or a tuple of integers")
+    shape = x._shape
+    ndim = len(shape)
+    axes = sorted(int(a) + ndim if a < 0 else int(a) for a in axes)
+    if not axes or axes[0] < 1 or axes[-1] >= ndim or axes != list(range(axes[0], ndim)):
         raise rec.error(f"nl.{hint}(axis={axis}): the axes must be the last free dimensions of the tile "
-                        f"(shape {x.shape}), as NKI requires")
-    kept = [1 if d in axes else n for d, n in enumerate(x.shape)] if keepdims else \
-        [n for d, n in enumerate(x.shape) if d not in axes]
+                        f"(shape {shape}), as NKI requires")
+    kept = [1 if d in axes else n for d, n in enumerate(shape)] if keepdims else \
+        [n for d, n in enumerate(shape) if d not in axes]
     if len(kept) == 1:
         kept.append(1)  # a tile keeps a free dimension
-    out = _result(tuple(kept), _dtype(dtype) if dtype is not None else x.dtype, hint)
-    rec.emit("tensor_reduce", [("dst", out), ("op", op), ("data", x), ("axis", axes), ("negate", False),
-                               ("keepdims", bool(keepdims))])
+    out = _result(tuple(kept), _dtype(dtype) if dtype is not None else x.storage.dtype, hint)
+    rec.put(_TENSOR_REDUCE, (out, op, x, axes, False, bool(keepdims)))
     return out
 
 
@@ -461,7 +512,14 @@ NUMPY_OPS = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np
 
 # Every public call raises nisa.Error at the kernel's line on bad arguments,
 # whatever Python would have raised (LANGUAGE.md 4).
+# nisa.nki's own code calls them unwrapped (_RAW, _fill, ...): one wrapper per
+# kernel call.
+_RAW = {}
 for _name, _fn in list(globals().items()):
     if inspect.isfunction(_fn) and _fn.__module__ == __name__ and not _name.startswith("_"):
+        _RAW[_name] = _fn
         globals()[_name] = checked(_fn, f"nl.{_name}")
 del _name, _fn
+_new_tensor, _ndarray, _full, _zeros, _fill, _copy, _is_hbm, _is_on_chip, _assign = (
+    _RAW[n] for n in ("new_tensor", "ndarray", "full", "zeros", "fill", "copy", "is_hbm", "is_on_chip", "assign"))
+_tensor._LANGUAGE.update(_RAW)
