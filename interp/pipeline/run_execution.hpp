@@ -4,6 +4,8 @@
 // a byte of output).
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 
 #include "interruption.hpp"
 #include "loaded_program.hpp"
@@ -28,5 +30,16 @@ struct RunStats {
 // Steps point into `machine`; it holds the results afterwards. Takes
 // `program.lock` while predecoding (the steps are the run's own).
 RunStats run_loaded_program(const Spec& spec, LoadedProgram& program, Machine& machine, const RunSettings& settings);
+
+// Lockstep (tests/reference/lockstep.py through _nisa.lockstep): every
+// position gets a step of its own (no shared steps), nothing is skipped as a
+// dead store and no second thread runs, so after each step the machine holds
+// exactly the state the program leaves after that instruction; `after_step`
+// is called then with the position and its source line. It may throw to stop
+// the run. Outside --strict (no hazard checks). Asks `interruption` (if any)
+// between steps.
+using AfterStep = std::function<void(std::size_t position, uint32_t line)>;
+void run_lockstep(const Spec& spec, LoadedProgram& program, Machine& machine, const AfterStep& after_step,
+                  Interruption* interruption = nullptr);
 
 }  // namespace nisa
