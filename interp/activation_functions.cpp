@@ -102,8 +102,8 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param) {
       for (int64_t i = 0; i < n; ++i) v[i] = std::fabs(v[i]);
       return;
     case ActivationFn::sign:
-      // np.sign: -1, 0 (keeping a zero's sign), 1; NaN stays NaN.
-      for (int64_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : v[i]);
+      // np.sign: -1, +0 (for either zero: np.sign(-0.0) is 0.0), 1; NaN stays NaN.
+      for (int64_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : (v[i] == 0.0f ? 0.0f : v[i]));
       return;
     // The derivatives of NKI 0.6's activation table (nki.api.shared.rst,
     // "Supported Activation Functions": gelu_dx, gelu_apprx_sigmoid_dx,

@@ -55,5 +55,19 @@ TEST_CASE("activation kernels: exp, tanh, sigmoid (float32), silu, gelu_apprx_si
     check_function(f);
 }
 
+// S5 sign is np.sign: a zero of either sign gives +0.0 (issue 26: nisa kept -0.0,
+// which the lockstep differential found against the model).
+TEST_CASE("activation sign: -1, +0 for both zeros, 1; NaN stays NaN") {
+  std::vector<float> v = {-0.0f, 0.0f, -2.5f, 3.0f, std::nanf(""), -INFINITY, 0x1p-149f};
+  apply_activation(ActivationFn::sign, v.data(), static_cast<int64_t>(v.size()), 0.0f);
+  CHECK(std::bit_cast<uint32_t>(v[0]) == 0u);
+  CHECK(std::bit_cast<uint32_t>(v[1]) == 0u);
+  CHECK(v[2] == -1.0f);
+  CHECK(v[3] == 1.0f);
+  CHECK(std::isnan(v[4]));
+  CHECK(v[5] == -1.0f);
+  CHECK(v[6] == 1.0f);
+}
+
 }  // namespace
 }  // namespace nisa
