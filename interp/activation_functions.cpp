@@ -79,8 +79,10 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param) {
       return;
     // Exact gelu x*Phi(x); erfc keeps the relative accuracy for negative x.
     case ActivationFn::gelu: return each(v, n, [](double x) { return 0.5 * x * std::erfc(-x * kSqrt1_2); });
+    // 0.5x(1 + tanh y) as x*sigmoid(2y): 1 + tanh y cancels to 0 below y = -19
+    // (x = -6.5), where the function is ~1e-17 and tiny but not zero.
     case ActivationFn::gelu_apprx_tanh:
-      return each(v, n, [](double x) { return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x))); });
+      return each(v, n, [](double x) { return x * sigmoid(2.0 * kSqrt2OverPi * (x + 0.044715 * x * x * x)); });
     // In double: float32 would lose ~1e-6 relative where e^x is subnormal but
     // x*sigmoid(x) is not, and in rounding 1.702x.
     case ActivationFn::gelu_apprx_sigmoid: return each(v, n, [](double x) { return x * sigmoid(1.702 * x); });
