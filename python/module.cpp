@@ -314,8 +314,9 @@ py::dict machine_state(const Program& program, const std::shared_ptr<Machine>& m
 
 // Lockstep (tests/reference/lockstep.py): runs `native` one instruction at a
 // time (run_lockstep: a step per position, no dead-store skipping, no
-// second thread) and calls callback(position, line, state) after each,
-// `state` as machine_state gives it, showing the state after that
+// second thread) and calls callback(position, line, state) once before
+// the first instruction (position -1, line 0: the inputs bound) and after
+// each, `state` as machine_state gives it, showing the state after that
 // instruction. An exception from the callback stops the run and propagates.
 // Returns the final state (its views keep the machine alive).
 py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py::function& callback) {
@@ -339,7 +340,7 @@ py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py:
   given.clear();
   const py::dict state = machine_state(program, machine);
   // The GIL is held throughout: the callback is Python (and sees Ctrl-C).
-  run_lockstep(spec, loaded, *machine, [&](std::size_t position, uint32_t line) { callback(position, line, state); });
+  run_lockstep(spec, loaded, *machine, [&](std::ptrdiff_t position, uint32_t line) { callback(position, line, state); });
   return state;
 }
 

@@ -34,12 +34,13 @@ RunStats run_loaded_program(const Spec& spec, LoadedProgram& program, Machine& m
 // Lockstep (tests/reference/lockstep.py through _nisa.lockstep): every
 // position gets a step of its own (no shared steps), nothing is skipped as a
 // dead store and no second thread runs, so after each step the machine holds
-// exactly the state the program leaves after that instruction; `after_step`
-// is called then with the position and its source line. It may throw to stop
-// the run. Outside --strict (no hazard checks). Asks `interruption` (if any)
-// between steps.
-using AfterStep = std::function<void(std::size_t position, uint32_t line)>;
-void run_lockstep(const Spec& spec, LoadedProgram& program, Machine& machine, const AfterStep& after_step,
+// exactly the state the program leaves after that instruction. `on_state` is
+// called once before the first step (position -1, line 0: the inputs bound)
+// and then after each step with its position and source line. It may throw
+// to stop the run. Outside --strict (no hazard checks). Asks `interruption`
+// (if any) between steps.
+using OnState = std::function<void(std::ptrdiff_t position, uint32_t line)>;
+void run_lockstep(const Spec& spec, LoadedProgram& program, Machine& machine, const OnState& on_state,
                   Interruption* interruption = nullptr);
 
 }  // namespace nisa
