@@ -30,7 +30,7 @@ if(NISA_PYTHON_PACKAGE)
     list(APPEND lockstep_files ${coverage_file})
     add_test(NAME reference_lockstep_${shard}
              COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lockstep.py
-                     --count 200 --seed ${shard_seed} --coverage-out ${coverage_file})
+                     --count 160 --seed ${shard_seed} --coverage-out ${coverage_file})
     set_tests_properties(reference_lockstep_${shard} PROPERTIES
                          ENVIRONMENT "NISA_PYTHON_DIR=${CMAKE_BINARY_DIR}/python"
                          FIXTURES_SETUP reference_lockstep)
