@@ -500,7 +500,7 @@ def main(argv=None):
     nisa = import_nisa()
     executed, nonzero, tolerated, max_ulp = (collections.Counter() for _ in range(4))
     started = time.monotonic()
-    me = os.path.relpath(os.path.abspath(__file__), os.getcwd())
+    me = os.path.relpath(os.path.abspath(__file__), REPO)  # the command as run from the repository's root
     for k in range(args.first, args.first + args.count):
         seed = gen_programs.program_seed(args.seed, k)
         text, inputs = gen_programs.build(seed, LOCKSTEP_MIX)
