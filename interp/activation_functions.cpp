@@ -79,8 +79,10 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param) {
       return;
     // Exact gelu x*Phi(x); erfc keeps the relative accuracy for negative x.
     case ActivationFn::gelu: return each(v, n, [](double x) { return 0.5 * x * std::erfc(-x * kSqrt1_2); });
+    // 0.5x(1 + tanh y) as x*sigmoid(2y): 1 + tanh y cancels to 0 below y = -19
+    // (x = -6.5), where the function is ~1e-17 and tiny but not zero.
     case ActivationFn::gelu_apprx_tanh:
-      return each(v, n, [](double x) { return 0.5 * x * (1.0 + std::tanh(kSqrt2OverPi * (x + 0.044715 * x * x * x))); });
+      return each(v, n, [](double x) { return x * sigmoid(2.0 * kSqrt2OverPi * (x + 0.044715 * x * x * x)); });
     // In double: float32 would lose ~1e-6 relative where e^x is subnormal but
     // x*sigmoid(x) is not, and in rounding 1.702x.
     case ActivationFn::gelu_apprx_sigmoid: return each(v, n, [](double x) { return x * sigmoid(1.702 * x); });
@@ -102,8 +104,8 @@ void apply_activation(ActivationFn f, float* v, int64_t n, float relu_param) {
       for (int64_t i = 0; i < n; ++i) v[i] = std::fabs(v[i]);
       return;
     case ActivationFn::sign:
-      // np.sign: -1, 0 (keeping a zero's sign), 1; NaN stays NaN.
-      for (int64_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : v[i]);
+      // np.sign: -1, +0 (for either zero: np.sign(-0.0) is 0.0), 1; NaN stays NaN.
+      for (int64_t i = 0; i < n; ++i) v[i] = v[i] > 0.0f ? 1.0f : (v[i] < 0.0f ? -1.0f : (v[i] == 0.0f ? 0.0f : v[i]));
       return;
     // The derivatives of NKI 0.6's activation table (nki.api.shared.rst,
     // "Supported Activation Functions": gelu_dx, gelu_apprx_sigmoid_dx,

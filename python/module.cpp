@@ -273,6 +273,77 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   return py::make_tuple(outputs, report);
 }
 
+// A read-only NumPy view of `count` elements at `data` whose base keeps the
+// machine alive (`owner`): valid during the lockstep callbacks and after.
+py::array machine_view(const py::dtype& dtype, std::vector<py::ssize_t> shape, const void* data, const py::capsule& owner) {
+  py::array view(dtype, std::move(shape), data, owner);
+  view.attr("setflags")(py::arg("write") = false);
+  return view;
+}
+
+// The machine's whole state as zero-copy read-only views (lockstep): SBUF
+// and PSUM bytes [128, used bytes per partition] (the internal layout:
+// partition p at p * partition stride, each tensor at its declared offset
+// in every partition), each HBM tensor's storage bytes (bf16, tf32, fp8 as
+// stored, not widened), the two accumulators [128] float32 and the random
+// generators' states (uint32: Vector [128, 24], GpSimd [128, 6]).
+py::dict machine_state(const Program& program, const std::shared_ptr<Machine>& machine) {
+  auto* keep = new std::shared_ptr<Machine>(machine);
+  const py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<Machine>*>(p); });
+  Machine& m = *machine;
+  const py::dtype u8("u1"), f32("f4"), u32("u4");
+  py::dict state;
+  state["sbuf"] = machine_view(u8, {kLanes, m.sbuf_partition_bytes}, m.sbuf.data(), owner);
+  state["psum"] = machine_view(u8, {kLanes, m.psum_partition_bytes}, m.psum.data(), owner);
+  py::dict hbm, offsets;
+  for (std::size_t t = 0; t < program.tensors.size(); ++t) {
+    const TensorDecl& d = program.tensors[t];
+    if (d.memory == Memory::hbm)
+      hbm[text(d.name)] = machine_view(u8, {static_cast<py::ssize_t>(m.hbm[t].size())}, m.hbm[t].data(), owner);
+    else
+      offsets[text(d.name)] = d.offset;
+  }
+  state["hbm"] = hbm;
+  state["offsets"] = offsets;  // SBUF/PSUM tensors: byte offset within each partition
+  state["vector_accumulator"] = machine_view(f32, {kLanes}, m.vector_accumulator.data(), owner);
+  state["scalar_accumulator"] = machine_view(f32, {kLanes}, m.scalar_accumulator.data(), owner);
+  state["vector_rng"] = machine_view(u32, {kLanes, kVectorGenerators * kRngWords}, m.vector_rng.data(), owner);
+  state["gpsimd_rng"] = machine_view(u32, {kLanes, kGpsimdGenerators * kRngWords}, m.gpsimd_rng.data(), owner);
+  return state;
+}
+
+// Lockstep (tests/reference/lockstep.py): runs `native` one instruction at a
+// time (run_lockstep: a step per position, no dead-store skipping, no
+// second thread) and calls callback(position, line, state) once before
+// the first instruction (position -1, line 0: the inputs bound) and after
+// each, `state` as machine_state gives it, showing the state after that
+// instruction. An exception from the callback stops the run and propagates.
+// Returns the final state (its views keep the machine alive).
+py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py::function& callback) {
+  const Spec& spec = active_spec();
+  LoadedProgram& loaded = *native.loaded;
+  const Program& program = loaded.program;
+  std::vector<GivenInput> given;
+  for (const auto& [key, value] : inputs) {
+    if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
+      throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
+    const py::array array = py::reinterpret_borrow<py::array>(value);
+    given.push_back({key.cast<std::string>(),
+                     [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
+                       fill_from_array(program.file, d, array, storage);
+                     },
+                     nullptr});
+  }
+  check_hbm_limit(program, default_hbm_limit(), InputOrigin::python);
+  auto machine = std::make_shared<Machine>(make_machine(spec, program));
+  bind_inputs(program, program.file, given, *machine, InputOrigin::python);  // copied: the views outlive the arrays
+  given.clear();
+  const py::dict state = machine_state(program, machine);
+  // The GIL is held throughout: the callback is Python (and sees Ctrl-C).
+  run_lockstep(spec, loaded, *machine, [&](std::ptrdiff_t position, uint32_t line) { callback(position, line, state); });
+  return state;
+}
+
 py::list tensor_list(const NativeProgram& native) {
   py::list out;
   for (const TensorDecl& d : native.loaded->program.tensors) {
@@ -333,6 +404,7 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
+  m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
   m.def("default_hbm_limit", &default_hbm_limit);

@@ -56,4 +56,17 @@ RunStats run_loaded_program(const Spec& spec, LoadedProgram& loaded, Machine& ma
   return stats;
 }
 
+void run_lockstep(const Spec& spec, LoadedProgram& loaded, Machine& machine, const OnState& on_state,
+                  Interruption* interruption) {
+  std::unique_lock hold(loaded.lock);
+  const DecodedProgram decoded = predecode(spec, loaded.program, loaded.distinct, machine);
+  hold.unlock();
+  on_state(-1, 0);
+  for (std::size_t i = 0; i < decoded.steps.size(); ++i) {
+    between_steps(interruption);
+    execute_step(decoded.steps[i], machine);
+    on_state(static_cast<std::ptrdiff_t>(i), decoded.steps[i].line);
+  }
+}
+
 }  // namespace nisa

@@ -4,6 +4,8 @@
 // a byte of output).
 #pragma once
 #include <cstddef>
+#include <cstdint>
+#include <functional>
 
 #include "interruption.hpp"
 #include "loaded_program.hpp"
@@ -28,5 +30,17 @@ struct RunStats {
 // Steps point into `machine`; it holds the results afterwards. Takes
 // `program.lock` while predecoding (the steps are the run's own).
 RunStats run_loaded_program(const Spec& spec, LoadedProgram& program, Machine& machine, const RunSettings& settings);
+
+// Lockstep (tests/reference/lockstep.py through _nisa.lockstep): every
+// position gets a step of its own (no shared steps), nothing is skipped as a
+// dead store and no second thread runs, so after each step the machine holds
+// exactly the state the program leaves after that instruction. `on_state` is
+// called once before the first step (position -1, line 0: the inputs bound)
+// and then after each step with its position and source line. It may throw
+// to stop the run. Outside --strict (no hazard checks). Asks `interruption`
+// (if any) between steps.
+using OnState = std::function<void(std::ptrdiff_t position, uint32_t line)>;
+void run_lockstep(const Spec& spec, LoadedProgram& program, Machine& machine, const OnState& on_state,
+                  Interruption* interruption = nullptr);
 
 }  // namespace nisa

@@ -232,7 +232,10 @@ class ProgramBuilder:
             v = np.where((r >= 0.03) & (r < 0.05), -0.0, v)
             v = np.where((r >= 0.05) & (r < 0.07), rng.uniform(-1e5, 1e5, size=shape), v)
             if self.chance(0.3):  # S2.1: NaN propagates (np.maximum semantics); inf saturates ints
-                v = np.where((r >= 0.07) & (r < 0.075), np.nan, v)
+                # NaNs of either sign with random payloads (quiet): bit copies keep them (issue 26)
+                bits = (0x7FC00000 | rng.integers(0, 1 << 22, size=shape) | (rng.integers(0, 2, size=shape) << 31))
+                nans = bits.astype(np.uint32).view(np.float32).astype(np.float64)
+                v = np.where((r >= 0.07) & (r < 0.075), nans, v)
                 v = np.where((r >= 0.075) & (r < 0.08), np.inf, v)
                 v = np.where((r >= 0.08) & (r < 0.085), -np.inf, v)
         return ref_dtypes.round_to(dtype, v.astype(np.float32)).astype(np.float64)

@@ -323,26 +323,45 @@ BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
 ]
 
 
-def generate(seed):
-    """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
-    diff tolerance and what `nisa run --strict` should do)."""
+def build(seed, mix=None):
+    """One program's (text, inputs {name: array}), without running the model. `mix` (a
+    Mix, e.g. LOCKSTEP_MIX) changes the arch odds, the blocks' weights and their count."""
     rng = np.random.default_rng(seed)
-    names, weights = zip(*ARCHS)
+    archs = mix.archs if mix else ARCHS
+    names, weights = zip(*archs)
     arch = names[int(rng.choice(len(names), p=np.array(weights) / sum(weights)))]
     b = ProgramBuilder(rng, arch)
     b.alias_next = 0
-    usable = [(f, w) for f, w, need in BLOCKS if need is None or need(b)]
+    usable = [(f, mix.weight(f, w) if mix else w) for f, w, need in BLOCKS if need is None or need(b)]
     probs = np.array([w for _, w in usable])
-    for _ in range(int(rng.integers(2, 7))):
+    lo, hi = mix.blocks if mix else (2, 7)
+    for _ in range(int(rng.integers(lo, hi))):
         usable[int(rng.choice(len(usable), p=probs / probs.sum()))][0](b)
-    text = f"; random program, seed {seed}\n" + b.text()
-    expected, machine = nki_ref.run_program(text, b.inputs)
+    return f"; random program, seed {seed}\n" + b.text(), dict(b.inputs)
+
+
+class Mix:
+    """Another choice of programs from the same blocks: arch odds, a weight per block
+    (by function name; others keep theirs), and the range of the block count [lo, hi)."""
+
+    def __init__(self, archs, weights, blocks):
+        self.archs, self.weights, self.blocks = archs, weights, blocks
+
+    def weight(self, block, default):
+        return self.weights.get(getattr(block, "__name__", ""), default)
+
+
+def generate(seed):
+    """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
+    diff tolerance and what `nisa run --strict` should do)."""
+    text, inputs = build(seed)
+    expected, machine = nki_ref.run_program(text, inputs)
     checks = {"rtol": 1e-5, "atol": 1e-6,
               "strict_fault_line": machine.hazard[0] if machine.hazard else None,
               "strict_fault": machine.hazard[1] if machine.hazard else None,
               "strict_ambiguous": [f"line {line}: {why}" for line, why in machine.ambiguous],
               "accumulators": {engine: [float(x) for x in acc] for engine, acc in machine.acc.items()}}
-    return text, dict(b.inputs), expected, checks
+    return text, inputs, expected, checks
 
 
 def write_program(folder, text, inputs, expected, tolerance):

@@ -28,8 +28,17 @@ F32 = np.float32
 _erf = np.frompyfunc(math.erf, 1, 1)
 
 
+_erfc = np.frompyfunc(math.erfc, 1, 1)
+
+
 def erf(x):
     return _erf(x).astype(np.float64)
+
+
+def _phi(x):
+    """The standard normal CDF, without 1 + erf's cancellation for negative x (issue 26:
+    0.5 * (1 + erf(x / sqrt 2)) is 0 in float64 below x = -8.3, where gelu is ~-1e-29)."""
+    return 0.5 * _erfc(-x / math.sqrt(2.0)).astype(np.float64)
 
 
 def _sigmoid(x):
@@ -48,8 +57,9 @@ ACTIVATIONS = {
     "tanh": lambda x, a: np.tanh(x),
     "sigmoid": lambda x, a: _sigmoid(x),
     "relu": lambda x, a: np.maximum(x, 0.0),
-    "gelu": lambda x, a: 0.5 * x * (1.0 + erf(x / math.sqrt(2.0))),
-    "gelu_apprx_tanh": lambda x, a: 0.5 * x * (1.0 + np.tanh(math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3))),
+    "gelu": lambda x, a: x * _phi(x),
+    # 1 + tanh(y) = 2 sigmoid(2y), without the cancellation for negative y
+    "gelu_apprx_tanh": lambda x, a: x * _sigmoid(2.0 * math.sqrt(2.0 / math.pi) * (x + 0.044715 * x ** 3)),
     "gelu_apprx_sigmoid": lambda x, a: x * _sigmoid(1.702 * x),
     "silu": lambda x, a: x * _sigmoid(x),
     "mish": lambda x, a: x * np.tanh(_softplus(x)),
@@ -67,7 +77,7 @@ ACTIVATIONS = {
     # NKI 0.6's derivative rows (nki.api.shared.rst activation table): the
     # derivatives of gelu (x Phi(x)), gelu_apprx_sigmoid (x sigmoid(1.702 x)),
     # silu (x sigmoid(x)) and erf.
-    "gelu_dx": lambda x, a: 0.5 * (1.0 + erf(x / math.sqrt(2.0))) + x * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi),
+    "gelu_dx": lambda x, a: _phi(x) + x * np.exp(-0.5 * x * x) / math.sqrt(2.0 * math.pi),
     "gelu_apprx_sigmoid_dx": lambda x, a: _sigmoid(1.702 * x) + 1.702 * x * _sigmoid(1.702 * x) * _sigmoid(-1.702 * x),
     "silu_dx": lambda x, a: _sigmoid(x) + x * _sigmoid(x) * _sigmoid(-x),
     "erf_dx": lambda x, a: 2.0 / math.sqrt(math.pi) * np.exp(-x * x),

@@ -15,18 +15,21 @@ LANE_NEVER_RESET, LANE_OK, LANE_IDLE = 0, 1, 2  # S3 --strict states of an accum
 
 
 class Machine:
-    def __init__(self, prog):
+    def __init__(self, prog, offsets=None):
+        """`offsets` ({name: byte offset in each partition} of every SBUF/PSUM tensor, as
+        nisa placed them; lockstep.py compares raw memories) replaces the model's own placement
+        of the tensors without `@` (LANGUAGE.md 2.1 leaves it to the assembler)."""
         self.prog = prog
         self.hbm = {}
         self.offsets = {}
         ends = {"sbuf": 0, "psum": 0}
         decls = prog.decls.values()
         for d in decls:  # explicit placements first; automatic ones go after them all
-            if d.memory != "hbm" and d.offset is not None:
-                self.offsets[d.name] = d.offset
-                ends[d.memory] = max(ends[d.memory], d.offset + self.bytes_per_partition(d))
+            if d.memory != "hbm" and (d.offset is not None or offsets is not None):
+                self.offsets[d.name] = d.offset if offsets is None else offsets[d.name]
+                ends[d.memory] = max(ends[d.memory], self.offsets[d.name] + self.bytes_per_partition(d))
         for d in decls:
-            if d.memory != "hbm" and d.offset is None:
+            if d.memory != "hbm" and d.name not in self.offsets:
                 start = -(-ends[d.memory] // 64) * 64
                 self.offsets[d.name] = start
                 ends[d.memory] = start + self.bytes_per_partition(d)

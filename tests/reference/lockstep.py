@@ -1,0 +1,547 @@
+#!/usr/bin/python3
+"""Lockstep differential (issue 26): nisa and the NumPy model run the same random
+program and are compared after EVERY instruction, bit for bit.
+
+    lockstep.py --count N --seed S [--first K] [--coverage-out FILE] [--verbose]
+    lockstep.py --check-coverage FILE... [--min 200]
+
+nisa runs in process (_nisa.lockstep: one step per position, no dead-store
+skipping, no second thread) and calls back after each instruction with
+zero-copy views of its state; the model (nki_ref.py) then executes the same
+instruction on its own machine and the two states are compared: SBUF and PSUM
+bytes (the model's machine takes nisa's placement of the SBUF/PSUM tensors, so
+the two memories have one layout), every HBM tensor's bytes,
+both accumulators and the random generators' states (S11.5).
+
+Budget (docs/SEMANTICS.md): 0 ulp, that is the same bits, for everything
+except what S5 leaves to the implementation: the transcendental activation
+functions (every S5 function but copy/identity, square, relu, prelu, abs,
+sign, reciprocal and sqrt, which are exact float32 operations) of
+`activation`, `activate2`, `activation_reduce` and `exponential` may differ
+by ACTIVATION_ULP ulp in what those instructions write (dst, the Scalar or
+Vector accumulator and reduce_res). A difference within the budget is counted
+and the model then takes nisa's bytes, so the next instruction starts from one
+state. Everything else, sums included (S3, S4.28, S8.3, S12.1 fix their
+order), must agree in every bit: NaN payloads and the sign of zero too.
+
+On the first difference it prints the instruction (position, line, source
+text), where the states differ (memory, tensor, element index), both values
+in hex and decimal, the ulp distance and the command that reproduces it, and
+exits 1. At the end it prints a coverage table: per instruction, the executed
+instances and those compared with a nonzero result.
+"""
+import argparse
+import collections
+import json
+import os
+import sys
+import time
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, HERE)
+import gen_programs  # noqa: E402
+import nasm_reader  # noqa: E402
+import nki_ref  # noqa: E402
+import ref_dtypes  # noqa: E402
+from ref_machine import Machine  # noqa: E402
+
+# S5: the activation functions that are one exact float32 operation (or none):
+# the model's float64 evaluation rounded once is that operation's result.
+EXACT_ACTIVATIONS = {"copy", "identity", "square", "relu", "prelu", "abs", "sign", "reciprocal", "sqrt"}
+ACTIVATION_INSTRUCTIONS = {"activation", "activate2", "activation_reduce"}
+ACTIVATION_ULP = 8  # transcendental S5 functions: rtol 1e-6 (8.4 ulp), what tests/interp/activation_accuracy_test holds nisa to
+
+# The programs the lockstep runs: the random blocks of gen_programs, weighted so that
+# every instruction of the spec is executed with nonzero results a few hundred times
+# across the ctest shards, and more of them per program (one model and one nisa set-up
+# per program). trn3 (v4) more often: rand2, quantize_mx, nc_matmul_mx, exponential need it.
+LOCKSTEP_MIX = gen_programs.Mix(
+    archs=[("trn1", 0.05), ("inf2", 0.05), ("trn2", 0.3), ("trn3", 0.6)],
+    weights={
+        # the common ones, which other blocks' loads, stores and chains also give
+        "block_dma": 0.2, "emit_memset": 0.2, "emit_iota": 0.5, "emit_iota_pattern": 0.3, "block_rept": 0.3,
+        "block_alias": 0.2, "block_psum_wide": 0.1, "block_overwrite": 0.3, "block_vector_acc": 0.5,
+        "block_scalar_acc": 0.5, "block_vector_chain": 0.4, "block_scalar_chain": 0.4, "emit_tensor_scalar": 0.4,
+        "emit_tensor_tensor": 0.6, "emit_tensor_reduce": 0.7, "emit_tensor_reduce_axes": 0.4, "emit_nc_matmul": 0.8,
+        # the rare ones: one instance per block, some v4 (trn3) only
+        "emit_quantize_mx": 2.5, "emit_nc_matmul_mx": 1.5, "emit_rand2": 2.6, "emit_bn_aggr": 1.2,
+        "emit_sequence_bounds": 1.1, "emit_rand_state": 1.2, "emit_topk": 1.2, "emit_affine_select": 1.1,
+        "emit_exponential": 1.5, "emit_local_gather": 1.2, "emit_nc_find_index8": 1.5, "emit_nc_n_gather": 1.5,
+        "emit_dropout": 1.3, "emit_tensor_partition_reduce": 1.3, "emit_dma_compute": 1.2,
+        "emit_scalar_tensor_tensor": 1.2, "emit_max8": 1.2, "emit_nc_stream_shuffle": 1.3, "emit_reciprocal": 0.6,
+        "emit_tensor_tensor_scan": 1.4, "emit_tensor_copy": 1.5, "emit_tensor_scalar_reduce": 1.1,
+        "emit_dma_transpose": 1.2, "emit_tensor_scalar_cumulative": 0.9, "emit_activation_reduce": 1.3,
+        "emit_nc_match_replace8": 1.2, "emit_bn_stats": 0.2, "emit_rng": 0.3, "emit_nc_transpose": 1.2,
+        "emit_nonzero_with_count": 1.2},
+    blocks=(14, 20))
+
+
+class LockstepMachine(Machine):
+    """The model's machine, noting what each instruction writes (for the coverage count)."""
+
+    def begin(self):
+        self.wrote_nonzero = False
+        self.wrote_any = False
+
+    def write_raw(self, view, raw, written=None):
+        super().write_raw(view, raw, written)
+        values = np.asarray(raw).reshape(view.part_count, -1)
+        mask = None if written is None else np.asarray(written).reshape(values.shape)
+        self._note(self.decl(view).dtype, values, mask)
+
+    def _store_tensor_raw(self, decl, raw):
+        super()._store_tensor_raw(decl, raw)
+        if decl.memory == "hbm":  # dma scatters write HBM directly; write_raw's own call is counted there
+            self._note(decl.dtype, np.asarray(raw), None)
+
+    def _note(self, dtype, raw, mask):
+        if not hasattr(self, "wrote_any"):  # loading the inputs
+            return
+        self.wrote_any = True
+        raw = np.ascontiguousarray(raw)
+        if ref_dtypes.is_float(dtype) and not dtype.endswith("_x4"):
+            values = ref_dtypes.decode(dtype, raw)
+            nonzero = (values != 0) | np.isnan(values)
+        else:
+            nonzero = raw != 0
+        if mask is not None:
+            nonzero = nonzero & np.asarray(mask).reshape(nonzero.shape)
+        if np.any(nonzero):
+            self.wrote_nonzero = True
+
+
+# Instructions that copy bits (S2.1, S4.2, S4.7, S4.21, S8.1, S8.4, S11): a NaN keeps its
+# payload. Elsewhere a NaN result is a NaN: arithmetic and conversions propagate NaN
+# (S2.1, S2.2) without saying which payload, so NaN against NaN passes there.
+BIT_COPIES = {"dma_copy", "dma_transpose", "nc_transpose", "nc_stream_shuffle", "local_gather", "nc_n_gather",
+              "dropout", "rand_get_state"}
+SAME_DTYPE_COPIES = {"tensor_copy": "src", "tensor_copy_predicated": "src", "affine_select": "on_true_tile"}
+
+
+def keeps_nan_payload(prog, ins):
+    if ins.mnemonic in BIT_COPIES:
+        return True
+    src = SAME_DTYPE_COPIES.get(ins.mnemonic)
+    view = ins.ops.get(src) if src else None
+    if not hasattr(view, "dims"):
+        return False
+    return prog.decls[view.name].dtype == prog.decls[ins.ops["dst"].name].dtype
+
+
+# S2.1: "the sign of a zero produced by maximum/minimum is not specified": an instruction
+# with such an operator (or reduction, the Vector accumulator's of select_reduce and
+# range_select included) may give +0 where the model has -0 and the other way round.
+MAX_MIN = {"maximum", "minimum", "relu"}  # relu is max(x, 0) (S2.5, S5)
+MAX_MIN_REDUCERS = {"select_reduce", "range_select"}
+
+
+def zero_sign_open(ins):
+    if ins.mnemonic in MAX_MIN_REDUCERS:
+        return True
+    return any(isinstance(v, str) and v in MAX_MIN for v in ins.ops.values())
+
+
+def budget_of(ins):
+    """ulp allowed for this instruction's results (module docstring)."""
+    if ins.mnemonic in ACTIVATION_INSTRUCTIONS and ins.ops.get("op") not in EXACT_ACTIVATIONS:
+        return ACTIVATION_ULP
+    if ins.mnemonic == "exponential":
+        return ACTIVATION_ULP
+    return 0
+
+
+# ---- values and ulp distances ----
+
+FLOAT_LAYOUT = {"f32": (32, 8), "tf32": (32, 8), "bf16": (16, 8), "f16": (16, 5), "fp8e4m3": (8, 4),
+                "fp8e4m3fn": (8, 4), "fp8e5m2": (8, 5)}  # sign-magnitude floats: (bits, exponent bits)
+
+
+def nan_mask(dtype, bits):
+    if dtype == "fp8e4m3fn":
+        return bits & 0x7F == 0x7F
+    if dtype == "fp8e8m0":
+        return bits == 0xFF
+    if dtype not in FLOAT_LAYOUT:
+        return np.zeros(bits.shape, dtype=bool)
+    width, ebits = FLOAT_LAYOUT[dtype]
+    mbits = width - 1 - ebits
+    return ((bits >> mbits) & ((1 << ebits) - 1) == (1 << ebits) - 1) & (bits & ((1 << mbits) - 1) != 0)
+
+
+def zero_mask(dtype, bits):
+    if dtype not in FLOAT_LAYOUT:
+        return np.zeros(bits.shape, dtype=bool)
+    return bits & ((1 << (FLOAT_LAYOUT[dtype][0] - 1)) - 1) == 0
+
+
+def ulps(dtype, a, b):
+    """Distance in ulp (floats: sign-magnitude patterns in value order, -0 just below +0;
+    others: the difference of the unsigned patterns)."""
+    if dtype not in FLOAT_LAYOUT:
+        return np.abs(a - b)
+    sign = 1 << (FLOAT_LAYOUT[dtype][0] - 1)
+
+    def order(x):
+        return np.where(x & sign, -(x & (sign - 1)) - 1, x)
+    return np.abs(order(a) - order(b))
+
+
+def show(dtype, bits):
+    """An element's pattern as 'hex (decimal)'."""
+    size = ref_dtypes.itemsize(dtype) if dtype in ref_dtypes.DTYPES else 1
+    raw = np.array([bits], dtype=f"u{size}").view(ref_dtypes.raw_dtype(dtype) if dtype in ref_dtypes.DTYPES else "u1")
+    if dtype.endswith("_x4"):
+        value = f"packed {dtype}"
+    elif ref_dtypes.is_float(dtype):
+        value = repr(float(ref_dtypes.decode(dtype, raw)[0]))
+    else:
+        value = str(int(raw[0]))
+    return f"0x{int(bits):0{2 * size}x} ({value})"
+
+
+class Divergence(Exception):
+    pass
+
+
+class Diff:
+    """The differing elements of one place (a tensor, an accumulator, a generator state):
+    their indices and both bit patterns (int64 arrays)."""
+
+    def __init__(self, where, dtype, shape, flat, nisa_bits, model_bits):
+        self.where, self.dtype, self.shape = where, dtype, shape
+        self.flat, self.nisa, self.model = flat, nisa_bits.astype(np.int64), model_bits.astype(np.int64)
+        self.nan = nan_mask(dtype, self.nisa) | nan_mask(dtype, self.model)
+        self.both_nan = nan_mask(dtype, self.nisa) & nan_mask(dtype, self.model)
+        self.both_zero = zero_mask(dtype, self.nisa) & zero_mask(dtype, self.model)
+        self.ulp = ulps(dtype, self.nisa, self.model)
+
+    def text(self, k):
+        index = ", ".join(str(int(i)) for i in np.unravel_index(int(self.flat[k]), self.shape))
+        if self.nan[k]:
+            distance = "NaN involved"
+        elif self.dtype in FLOAT_LAYOUT:
+            distance = f"{int(self.ulp[k])} ulp"
+        else:
+            distance = f"difference {int(self.ulp[k])}"
+        return (f"{self.where} [{index}]: nisa {show(self.dtype, self.nisa[k])}, "
+                f"model {show(self.dtype, self.model[k])}: {distance}")
+
+
+def raw_diff(where, dtype, shape, nisa_raw, model_raw):
+    """A Diff of two raw arrays of one dtype and shape, or None when they are equal."""
+    size = np.asarray(model_raw).dtype.itemsize
+    a = np.ascontiguousarray(nisa_raw).reshape(-1).view(f"u{size}")
+    b = np.ascontiguousarray(model_raw).reshape(-1).view(f"u{size}")
+    flat = np.nonzero(a != b)[0]
+    if flat.size == 0:
+        return None
+    return Diff(where, dtype, shape, flat, a[flat], b[flat])
+
+
+# ---- the comparison ----
+
+class Lockstep:
+    def __init__(self, text, inputs, nisa_module):
+        self.text = text
+        self.lines = text.split("\n")
+        self.prog = nasm_reader.read_program(text)
+        self.model_inputs = inputs
+        self.m = None  # made at the first step, with nisa's placement of the tiles
+        self.nisa = nisa_module
+        self.native = nisa_module.assemble(text, file="prog.nasm")
+        self.inputs = nisa_module._inputs(inputs, "prog.nasm")
+        self.by_memory = collections.defaultdict(list)
+        for d in self.prog.decls.values():
+            if d.memory != "hbm":
+                self.by_memory[d.memory].append(d)
+        self.executed = collections.Counter()
+        self.nonzero = collections.Counter()
+        self.tolerated = collections.Counter()  # instances within a nonzero budget
+        self.max_ulp = collections.Counter()
+        self.nan_payloads = collections.Counter()  # instances whose NaNs differ only in payload (allowed)
+        self.zero_signs = collections.Counter()  # instances whose max/min zeros differ in sign (allowed)
+
+    def run(self):
+        return self.nisa._native(self.nisa._nisa.lockstep, self.native._native, self.inputs, self.step)
+
+    # called by nisa before the first instruction (position -1) and after each
+    def step(self, position, line, state):
+        if position < 0:  # the inputs bound, before the first instruction
+            return self.start(state)
+        ins = self.prog.instrs[position]
+        if ins.line != line:
+            raise Divergence(f"position {position}: nisa runs line {line}, the model line {ins.line}")
+        m = self.m
+        m.line = ins.line
+        m.begin()
+        try:
+            nki_ref.SEMANTICS[ins.mnemonic](m, ins.ops)
+        except Exception as e:
+            raise Divergence(f"the model fails on position {position} (line {line}, {ins.mnemonic}): "
+                             f"{type(e).__name__}: {e}") from e
+        diffs = self.differences(state, self.hbm_written(ins))
+        self.executed[ins.mnemonic] += 1
+        if diffs:
+            self.judge(position, ins, diffs)
+            self.adopt(state)
+        if m.wrote_nonzero or (not m.wrote_any and self.state_nonzero(ins, state)):
+            self.nonzero[ins.mnemonic] += 1
+
+    def judge(self, position, ins, diffs):
+        """Raises Divergence unless every difference is allowed (module docstring)."""
+        budget = budget_of(ins)
+        payload_free = not keeps_nan_payload(self.prog, ins)
+        zero_free = zero_sign_open(ins)
+        worst, kinds, bad = 0, set(), []
+        for d in diffs:
+            ok = np.zeros(d.flat.shape, dtype=bool)
+            if payload_free:
+                ok |= d.both_nan
+                if d.both_nan.any():
+                    kinds.add("nan")
+            if zero_free:
+                ok |= d.both_zero
+                if d.both_zero.any():
+                    kinds.add("zero")
+            if budget and d.dtype in FLOAT_LAYOUT:
+                near = ~d.nan & (d.ulp <= budget) & ~ok
+                if near.any():
+                    kinds.add("ulp")
+                    worst = max(worst, int(d.ulp[near].max()))
+                ok |= near
+            if not ok.all():
+                bad.append((d, np.nonzero(~ok)[0]))
+        if bad:
+            raise Divergence(self.report(position, ins, bad, budget))
+        self.nan_payloads[ins.mnemonic] += "nan" in kinds
+        self.zero_signs[ins.mnemonic] += "zero" in kinds
+        if "ulp" in kinds:
+            self.tolerated[ins.mnemonic] += 1
+            self.max_ulp[ins.mnemonic] = max(self.max_ulp[ins.mnemonic], worst)
+
+    def hbm_written(self, ins):
+        """The HBM tensors compared after `ins`: only DMA writes HBM (S1.6), and then those of
+        its operands (a dma_copy dst, dma_compute's dst and srcs). Every HBM tensor is compared
+        once more after the last instruction (final_check)."""
+        if ins.mnemonic not in ("dma_copy", "dma_compute"):
+            return ()
+        names = {v.name for v in ins.ops.values() if hasattr(v, "dims")}
+        names |= {v.name for v in ins.ops.get("srcs", ()) if hasattr(v, "dims")}
+        return [n for n in names if n in self.m.hbm]
+
+    def start(self, state):
+        """The model's machine with nisa's placement of the tiles, its inputs compared with
+        nisa's: the float32 arrays of bf16, tf32 and fp8 inputs are rounded by S2.2 on both
+        sides (a NaN's payload is not specified there, so it is taken from nisa)."""
+        self.m = LockstepMachine(self.prog, offsets=state["offsets"])
+        self.m.load_inputs(self.model_inputs)
+        diffs = self.differences(state)
+        bad = [d for d in diffs if not d.both_nan.all()]
+        if bad:
+            d = bad[0]
+            k = int(np.nonzero(~d.both_nan)[0][0])
+            raise Divergence(f"inputs differ before the first instruction (S2.2 rounding of float32 arrays): "
+                             f"{d.text(k)}")
+        if diffs:
+            self.adopt(state)
+
+    @staticmethod
+    def state_nonzero(ins, state):
+        """An instruction that writes no memory (set_rng_seed, rand_set_state): its result is the state."""
+        if ins.mnemonic in ("set_rng_seed", "rand_set_state"):
+            return bool(np.any(state["vector_rng"])) or bool(np.any(state["gpsimd_rng"]))
+        return False
+
+    def differences(self, state, hbm=None):
+        """Diffs of every place where the states differ, [] when they are equal.
+        `hbm`: the HBM tensors to compare (default all)."""
+        m, found = self.m, []
+        for mem in ("sbuf", "psum"):
+            ref, got = m.mem[mem], state[mem]
+            width = ref.shape[1]
+            if not np.array_equal(ref, got[:, :width]):
+                found += self.memory_diffs(mem, ref, got[:, :width])
+        for name in (m.hbm if hbm is None else hbm):  # bytes() of small arrays: cheaper than array_equal
+            raw, got = m.hbm[name], state["hbm"][name]
+            if got.tobytes() != raw.tobytes():
+                d = self.prog.decls[name]
+                found.append(raw_diff(f"hbm tensor {name} ({d.dtype} {list(d.shape)}) element", d.dtype, d.shape,
+                                      got.view(raw.dtype), raw))
+        for engine in ("vector", "scalar"):
+            ref, got = m.acc[engine], state[f"{engine}_accumulator"]
+            if ref.tobytes() != got.tobytes():
+                found.append(raw_diff(f"{engine} accumulator lane", "f32", (128,), got, ref))
+        for engine in ("vector", "gpsimd"):
+            ref = m.rng[engine].reshape(128, -1).astype(np.uint32)
+            got = state[f"{engine}_rng"]
+            if ref.tobytes() != got.tobytes():
+                found.append(raw_diff(f"{engine} random generator state (lane, word)", "u32", ref.shape, got, ref))
+        return found
+
+    def memory_diffs(self, mem, ref, got):
+        """Per tensor of `mem` (aliases each on their own), and bytes outside every tensor."""
+        out = []
+        covered = np.zeros(ref.shape, dtype=bool)
+        for d in self.by_memory[mem]:
+            off, n = self.m.offsets[d.name], self.m.bytes_per_partition(d)
+            covered[:d.shape[0], off:off + n] = True
+            a, b = got[:d.shape[0], off:off + n], ref[:d.shape[0], off:off + n]
+            if np.array_equal(a, b):
+                continue
+            raw_type = ref_dtypes.raw_dtype(d.dtype)
+            diff = raw_diff(f"{mem} tensor {d.name} ({d.dtype} {list(d.shape)}) element", d.dtype, d.shape,
+                            np.ascontiguousarray(a).view(raw_type), np.ascontiguousarray(b).view(raw_type))
+            out.append(diff)
+        stray = (ref != got) & ~covered
+        if stray.any():
+            out.append(raw_diff(f"{mem} (no tensor there) partition, byte", "u8", ref.shape,
+                                np.where(covered, ref, got), ref))
+        return out
+
+    def adopt(self, state):
+        """Allowed differences: the model continues from nisa's bytes."""
+        m = self.m
+        for mem in ("sbuf", "psum"):
+            m.mem[mem][:] = state[mem][:, :m.mem[mem].shape[1]]
+        for name, raw in m.hbm.items():
+            m.hbm[name] = state["hbm"][name].view(raw.dtype).reshape(raw.shape).copy()
+        for engine in ("vector", "scalar"):
+            m.acc[engine][:] = state[f"{engine}_accumulator"]
+
+    def report(self, position, ins, bad, budget):
+        text = self.lines[ins.line - 1].strip() if 0 < ins.line <= len(self.lines) else "?"
+        count = sum(len(idx) for _, idx in bad)
+        d, idx = bad[0]
+        lines = [f"first divergence: position {position}, line {ins.line}: {ins.mnemonic} (budget {budget} ulp)",
+                 f"  {ins.line} | {text}",
+                 f"  {count} differing element(s) beyond the budget; first: {d.text(idx[0])}"]
+        lines += [f"    also {d.text(k)}" for k in idx[1:4]]
+        lines += [f"    and {d2.text(i2[0])}" for d2, i2 in bad[1:4]]
+        return "\n".join(lines)
+
+    def final_check(self, state):
+        """After the last instruction: every HBM tensor, and nisa's memory past the model's (the
+        model sizes SBUF/PSUM to the tensors) stays zero."""
+        diffs = self.differences(state)
+        if diffs:
+            raise Divergence("after the last instruction (an HBM tensor no DMA operand names):\n  " +
+                             "\n  ".join(d.text(0) for d in diffs[:4]))
+        for mem in ("sbuf", "psum"):
+            width = self.m.mem[mem].shape[1]
+            if np.any(state[mem][:, width:]):
+                p, b = [int(x[0]) for x in np.nonzero(state[mem][:, width:])]
+                raise Divergence(f"nisa wrote {mem} partition {p} byte {width + b}, past every tensor")
+
+
+def import_nisa():
+    build = os.environ.get("NISA_PYTHON_DIR", os.path.join(REPO, "build", "python"))
+    if build not in sys.path:
+        sys.path.insert(0, build)
+    import nisa
+    return nisa
+
+
+def coverage_table(executed, nonzero, tolerated, max_ulp, spec_names, minimum=None):
+    rows = [f"{'instruction':26s} {'executed':>9s} {'nonzero':>9s} {'in budget':>9s} {'max ulp':>8s}"]
+    short = []
+    for name in spec_names:
+        flag = ""
+        if minimum is not None and nonzero.get(name, 0) < minimum:
+            flag = f"  < {minimum}"
+            short.append(name)
+        rows.append(f"{name:26s} {executed.get(name, 0):9d} {nonzero.get(name, 0):9d} {tolerated.get(name, 0):9d} "
+                    f"{max_ulp.get(name, 0):8d}{flag}")
+    return "\n".join(rows), short
+
+
+def spec_instruction_names():
+    return [i["name"] for i in nasm_reader.SPEC["instructions"]]
+
+
+def check_coverage(files, minimum):
+    total = {k: collections.Counter() for k in ("executed", "nonzero", "tolerated")}
+    max_ulp = collections.Counter()
+    for path in files:
+        with open(path) as f:
+            data = json.load(f)
+        for k in total:
+            total[k].update(data[k])
+        for name, u in data["max_ulp"].items():
+            max_ulp[name] = max(max_ulp[name], u)
+    table, short = coverage_table(total["executed"], total["nonzero"], total["tolerated"], max_ulp,
+                                  spec_instruction_names(), minimum)
+    print(f"lockstep coverage over {len(files)} shard(s): instances executed, compared with a nonzero result, "
+          f"within a nonzero ulp budget (transcendental activations), their largest distance")
+    print(table)
+    if short:
+        print(f"{len(short)} instruction(s) compared with nonzero results fewer than {minimum} times: {short}")
+        return 1
+    print(f"every instruction of the spec compared with nonzero results at least {minimum} times")
+    return 0
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--count", type=int, default=20)
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--first", type=int, default=0, help="index of the first program (to reproduce one)")
+    ap.add_argument("--coverage-out", metavar="FILE", help="write this run's coverage counts as JSON")
+    ap.add_argument("--check-coverage", nargs="+", metavar="FILE", help="sum the JSON of shards and check --min")
+    ap.add_argument("--min", type=int, default=200)
+    ap.add_argument("--keep", metavar="DIR", help="write a failing program, its inputs and expected outputs to DIR")
+    ap.add_argument("--verbose", action="store_true", help="print the failing program's text")
+    args = ap.parse_args(argv)
+    if args.check_coverage:
+        return check_coverage(args.check_coverage, args.min)
+
+    nisa = import_nisa()
+    executed, nonzero, tolerated, max_ulp = (collections.Counter() for _ in range(4))
+    started = time.monotonic()
+    me = os.path.relpath(os.path.abspath(__file__), REPO)  # the command as run from the repository's root
+    for k in range(args.first, args.first + args.count):
+        seed = gen_programs.program_seed(args.seed, k)
+        text, inputs = gen_programs.build(seed, LOCKSTEP_MIX)
+        run = None
+        try:
+            run = Lockstep(text, inputs, nisa)
+            state = run.run()
+            run.final_check(state)
+        except (Divergence, nisa.Error) as e:
+            print(f"program {k} (generator seed {seed}): {e}")
+            print(f"reproduce: {me} --seed {args.seed} --first {k} --count 1 --verbose")
+            if args.verbose:
+                print(f"---- program {k}\n{text}")
+            if args.keep:
+                expected = None
+                try:
+                    expected, _ = nki_ref.run_program(text, inputs)
+                except Exception:  # noqa: BLE001 (the model's own failure is reported above)
+                    pass
+                gen_programs.write_program(os.path.join(args.keep, f"prog_{k}"), text, inputs, expected or {}, {})
+                print(f"kept in {os.path.join(args.keep, f'prog_{k}')}")
+            return 1
+        executed.update(run.executed)
+        nonzero.update(run.nonzero)
+        tolerated.update(run.tolerated)
+        for name, u in run.max_ulp.items():
+            max_ulp[name] = max(max_ulp[name], u)
+        done = k - args.first + 1
+        if done % 25 == 0 or done == args.count:
+            print(f"[{done}/{args.count}] ok", flush=True)
+    spent = time.monotonic() - started
+    table, _ = coverage_table(executed, nonzero, tolerated, max_ulp, spec_instruction_names())
+    print(f"coverage (instances executed, compared with a nonzero result, within a nonzero ulp budget, largest ulp):")
+    print(table)
+    print(f"all {args.count} programs agree with the model after every instruction "
+          f"({sum(executed.values())} instructions, {spent:.1f} s)")
+    if args.coverage_out:
+        with open(args.coverage_out, "w") as f:
+            json.dump({"executed": executed, "nonzero": nonzero, "tolerated": tolerated, "max_ulp": max_ulp}, f)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
