@@ -3,8 +3,8 @@
 // scalars or [P, 1] tiles. The sum of the activated values (before the dst
 // cast) feeds the Scalar accumulator (S3; add only). The stage itself is
 // activation_stage.hpp (shared with activation_reduce).
-#include "../activation_fused.hpp"
-#include "../activation_stage.hpp"
+#include "activation_fused.hpp"
+#include "activation_stage.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -13,8 +13,8 @@
 
 #include "numbers.hpp"
 
-#include "../fused_lane_loop.hpp"
-#include "../lane_loop.hpp"
+#include "fused_lane_loop.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -7,9 +7,9 @@
 
 #include "numbers.hpp"
 
-#include "../fused_lane_loop.hpp"
-#include "../lane_loop.hpp"
-#include "../predicated_select.hpp"
+#include "fused_lane_loop.hpp"
+#include "lane_loop.hpp"
+#include "predicated_select.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

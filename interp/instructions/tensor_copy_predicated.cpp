@@ -6,10 +6,10 @@
 #include <cstring>
 #include <type_traits>
 
-#include "../fast_kernels.hpp"
-#include "../simd_lanes.hpp"
+#include "fast_kernels.hpp"
+#include "simd_lanes.hpp"
 
-#include "../predicated_select.hpp"
+#include "predicated_select.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

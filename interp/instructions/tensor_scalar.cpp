@@ -8,11 +8,11 @@
 #include <iterator>
 #include <utility>
 
-#include "../alu.hpp"
-#include "../alu_vectors.hpp"
-#include "../bit_alu.hpp"
-#include "../fused_lane_loop.hpp"
-#include "../lane_loop.hpp"
+#include "alu.hpp"
+#include "alu_vectors.hpp"
+#include "bit_alu.hpp"
+#include "fused_lane_loop.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -1,11 +1,11 @@
 // tensor_tensor dst, data1, data2, op (Vector; LANGUAGE.md 2.4, NKI 0.6
 // docstring): dst = data1 op data2 elementwise; arithmetic operators in
 // float32 (S2.1, alu.hpp), bitvec ones on bit patterns (bit_alu.hpp).
-#include "../alu.hpp"
-#include "../alu_vectors.hpp"
-#include "../bit_alu.hpp"
-#include "../fused_lane_loop.hpp"
-#include "../lane_loop.hpp"
+#include "alu.hpp"
+#include "alu_vectors.hpp"
+#include "bit_alu.hpp"
+#include "fused_lane_loop.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {
