@@ -175,7 +175,7 @@ struct Element<Dtype::u16> : numbers_detail::IntElement<Dtype::u16, uint16_t> {}
 template <>
 struct Element<Dtype::u32> : numbers_detail::IntElement<Dtype::u32, uint32_t> {};
 // The MX types as their storage bits: the spec admits them only to the MX
-// instructions (which decode them, interp/mx_values.hpp) and to bit copies,
+// instructions (which decode them, interp/lanes/mx_values.hpp) and to bit copies,
 // so these conversions exist for dispatch only and never reach a result.
 template <>
 struct Element<Dtype::fp8e4m3fn_x4> : numbers_detail::IntElement<Dtype::fp8e4m3fn_x4, uint32_t> {};

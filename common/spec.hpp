@@ -240,11 +240,11 @@ struct InstructionSpec {
   // full whatever the data, and the instruction has no other effect than
   // those writes and its accumulator command (no runtime fault, no engine
   // state such as the random generators). A run may then skip it when all it
-  // writes is overwritten before anything reads it (interp/dead_stores.hpp).
+  // writes is overwritten before anything reads it (interp/schedule/dead_stores.hpp).
   bool writes_whole_outputs = false;
   // "partitions_independent": partition p of what it writes depends only on
   // partition p of what it reads and on accumulator lane p, so a run may
-  // compute partition ranges apart (interp/partition_split.hpp).
+  // compute partition ranges apart (interp/schedule/partition_split.hpp).
   bool partitions_independent = false;
 
   int find_operand(std::string_view name) const;  // -1 if none

@@ -3,9 +3,9 @@
 // v = data; v = op0(v, imm0) (op0(imm0, v) if reverse0) unless bypass; the same
 // with op1/imm1; dst = op(v, relu_param). The float32 results (before the dst
 // cast) feed the Scalar accumulator with any of the five reduce ops (S3).
-#include "../activation_functions.hpp"
-#include "../alu.hpp"
-#include "../lane_loop.hpp"
+#include "activation_functions.hpp"
+#include "alu.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

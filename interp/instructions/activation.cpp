@@ -3,8 +3,8 @@
 // scalars or [P, 1] tiles. The sum of the activated values (before the dst
 // cast) feeds the Scalar accumulator (S3; add only). The stage itself is
 // activation_stage.hpp (shared with activation_reduce).
-#include "../activation_fused.hpp"
-#include "../activation_stage.hpp"
+#include "activation_avx512.hpp"
+#include "activation_stage.hpp"
 #include "instructions.hpp"
 
 namespace nisa {
@@ -20,9 +20,7 @@ void decode(const DecodeContext& c, Step& s) {
   accumulate_into(c, s, {slot::reduce_cmd, slot::reduce_op, slot::reduce_res}, AccumulatorEngine::scalar,
                   data->first_partition, ReduceOp::add);
   s.run = run_lanes<ActivationBody>;
-#if NISA_HAS_AVX512_KERNELS
-  if (Kernel fused = fused_activation_kernel(s)) s.run = fused;
-#endif
+  if (Kernel fused = activation_avx512_kernel(s)) s.run = fused;
 }
 
 }  // namespace

@@ -3,7 +3,7 @@
 // reduce_cmd=reset_reduce: dst = op(data*scale + bias) in float32, the Scalar
 // accumulator lanes reset to reduce_op's identity, then combined with the
 // reduction of the float32 results (S3), then copied to reduce_res.
-#include "../activation_stage.hpp"
+#include "activation_stage.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -7,9 +7,9 @@
 // a float32 converted to dst's dtype once.
 #include <new>
 
-#include "../affine_pattern.hpp"
-#include "../bit_alu.hpp"
-#include "../lanes.hpp"
+#include "affine_pattern.hpp"
+#include "bit_alu.hpp"
+#include "lanes.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -7,7 +7,7 @@
 // The first triple of nonzero count starts the combination; triples of count
 // 0 are skipped. dst = mean, m2 / n (the biased variance); 0, 0 when every
 // count is 0.
-#include "../partition_values.hpp"
+#include "partition_values.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

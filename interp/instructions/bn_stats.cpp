@@ -5,7 +5,7 @@
 // from the first element of its half: mean = sum / count, then
 // variance * count = sum of (x - mean)^2. An empty half (data of one
 // element) gives 0, 0, 0.
-#include "../partition_values.hpp"
+#include "partition_values.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

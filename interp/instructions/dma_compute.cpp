@@ -10,7 +10,7 @@
 #include <span>
 #include <vector>
 
-#include "../indirect_access.hpp"
+#include "indirect_access.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

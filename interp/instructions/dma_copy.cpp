@@ -7,8 +7,8 @@
 // it does (docs/SEMANTICS.md, dma_copy).
 #include <span>
 
-#include "../bit_copy.hpp"
-#include "../indirect_access.hpp"
+#include "bit_copy.hpp"
+#include "indirect_access.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

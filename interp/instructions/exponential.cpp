@@ -4,9 +4,9 @@
 // the float32 results feeds the Vector accumulator (S3; add only; idle by
 // default, which leaves the lanes undefined under --strict; load_reduce
 // starts from reduce_init).
-#include "../activation_functions.hpp"
-#include "../lane_loop.hpp"
-#include "../load_reduce.hpp"
+#include "activation_functions.hpp"
+#include "lane_loop.hpp"
+#include "load_reduce.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

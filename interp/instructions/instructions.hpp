@@ -6,8 +6,8 @@
 #pragma once
 #include <string_view>
 
-#include "../decode_context.hpp"
-#include "../strict.hpp"
+#include "decode_context.hpp"
+#include "strict.hpp"
 
 namespace nisa {
 

@@ -10,7 +10,7 @@
 #include <cmath>
 #include <cstring>
 
-#include "../affine_pattern.hpp"
+#include "affine_pattern.hpp"
 #include "instructions.hpp"
 #include "numbers.hpp"
 

@@ -2,8 +2,8 @@
 // largest of src's elements as float32, in descending order, converted to
 // dst's dtype. NaN ranks above +inf; equal values (-0.0 and +0.0 too) keep
 // the order in which they occur in src (select8.hpp).
-#include "../partition_values.hpp"
-#include "../select8.hpp"
+#include "partition_values.hpp"
+#include "select8.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

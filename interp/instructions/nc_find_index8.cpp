@@ -4,8 +4,8 @@
 // is not already the answer of an earlier val, so duplicate vals get their
 // matches in ascending order. No such element: all ones (0xFFFFFFFF, or
 // 0xFFFF in a uint16 dst).
-#include "../partition_values.hpp"
-#include "../select8.hpp"
+#include "partition_values.hpp"
+#include "select8.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -4,8 +4,8 @@
 // NaN matches NaN) and was not matched by a later val is replaced by imm;
 // its flat index goes to dst_idx[j] (all ones when there is none). dst is
 // data in float32 with those replacements, converted to dst's dtype.
-#include "../partition_values.hpp"
-#include "../select8.hpp"
+#include "partition_values.hpp"
+#include "select8.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

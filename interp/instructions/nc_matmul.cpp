@@ -11,8 +11,8 @@
 // that no earlier nc_matmul wrote (NKI: undefined there).
 #include <cstring>
 
-#include "../matmul_psum.hpp"
-#include "../strict.hpp"
+#include "matmul_psum.hpp"
+#include "strict.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

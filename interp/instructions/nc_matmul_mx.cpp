@@ -6,8 +6,8 @@
 // float32, and the same for moving. The sum is nc_matmul's (S8.3) over the 4K
 // rows in the order (k, q) = (0, 0), (0, 1), ..., products rounded to float32,
 // no fused multiply-add; accumulate as nc_matmul's.
-#include "../matmul_psum.hpp"
-#include "../mx_values.hpp"
+#include "matmul_psum.hpp"
+#include "mx_values.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -11,8 +11,8 @@
 #include <bit>
 #include <cmath>
 
-#include "../matmul_psum.hpp"
-#include "../mx_values.hpp"
+#include "matmul_psum.hpp"
+#include "mx_values.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

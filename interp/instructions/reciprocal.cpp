@@ -1,6 +1,6 @@
 // reciprocal dst, data (Vector; S4.27, NKI 0.6 docstring): dst = 1.0 / data
 // in float32 (S2.1: IEEE division, so 1/0 = inf, 1/-0 = -inf, 1/inf = 0).
-#include "../lane_loop.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -3,8 +3,8 @@
 // (op0(operand0, data) when reverse0), then dst = op1(v, operand1)
 // (op1(operand1, v) when reverse1); operand0 is a scalar or [P, 1] tile,
 // operand1 a tile of data's shape. Arithmetic operators, float32 (S2.1).
-#include "../alu.hpp"
-#include "../lane_loop.hpp"
+#include "alu.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

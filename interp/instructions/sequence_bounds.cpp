@@ -9,7 +9,7 @@
 // bounds are written exactly to an int32 dst, as float32 to a float32 one.
 #include <cstring>
 
-#include "../partition_values.hpp"
+#include "partition_values.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -4,8 +4,8 @@
 // to float32 and then to dst's dtype (S2.1-S2.3: NKI's "intermediate FP32
 // cast"). The engine only decides where the copy runs (--profile, S6) and
 // which memories it may touch (checked when the program is assembled).
-#include "../bit_copy.hpp"
-#include "../lane_loop.hpp"
+#include "bit_copy.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

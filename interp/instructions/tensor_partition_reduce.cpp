@@ -5,8 +5,8 @@
 // divided by P) and maximum (NaN propagates, S2.1), on bit patterns for
 // bitwise_or/bitwise_and. The whole of data is read into scratch before dst
 // is written, so dst may overlap it.
-#include "../bit_alu.hpp"
-#include "../reduction.hpp"
+#include "bit_alu.hpp"
+#include "reduction.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -6,8 +6,8 @@
 // `negate`; bitvec ones fold bit patterns (bit_alu.hpp). Reducing the last
 // axes of a row-major tile folds consecutive runs of `group` flat elements,
 // one result per run, in dst's row-major order; keepdims only names dst's shape.
-#include "../bit_alu.hpp"
-#include "../lane_loop.hpp"
+#include "bit_alu.hpp"
+#include "lane_loop.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -4,26 +4,19 @@
 // inputs; op1 = bypass skips the second stage. Arithmetic operators work in
 // float32 (S2.1, alu.hpp); bitvec ones on bit patterns (bit_alu.hpp; the
 // assembler checked that both ops are of one kind, with integer tiles).
-#include <array>
-#include <iterator>
-#include <utility>
-
-#include "../alu.hpp"
-#include "../alu_vectors.hpp"
-#include "../bit_alu.hpp"
-#include "../fused_lane_loop.hpp"
-#include "../lane_loop.hpp"
+// The step's parameters are declared in tensor_scalar.hpp, which its
+// AVX-512 kernels (simd/tensor_scalar_avx512.cpp) read too.
+#include "alu.hpp"
+#include "bit_alu.hpp"
 #include "instructions.hpp"
+#include "lane_loop.hpp"
+#include "tensor_scalar.hpp"
+#include "tensor_scalar_avx512.hpp"
 
 namespace nisa {
 namespace {
 namespace slot = spec_operand::tensor_scalar;
-
-struct Params {
-  AluOp op0, op1;
-  bool reverse0, reverse1;
-};
-enum : int { kOperand0, kOperand1 };  // Step::scalar
+using namespace tensor_scalar;
 
 struct Body : ElementwiseBody {
   static void apply(const Step& s, const Lane& lane, int64_t, int64_t n, const float* const* in, float* out) {
@@ -32,49 +25,6 @@ struct Body : ElementwiseBody {
     if (k.op1 != AluOp::bypass) alu_with_scalar(k.op1, out, lane.scalar[kOperand1], k.reverse1, out, n);
   }
 };
-
-#if NISA_HAS_AVX512_KERNELS
-// Body's two stages on 16 lanes (fused_lane_loop.hpp), one instantiation per
-// pair of operators (alu_vectorises: kVectorOps).
-constexpr AluOp kVectorOps[] = {AluOp::bypass, AluOp::add, AluOp::subtract, AluOp::multiply, AluOp::maximum, AluOp::minimum};
-constexpr std::size_t kVectorOpCount = std::size(kVectorOps);
-
-template <AluOp Op0, AluOp Op1>
-struct VectorBody : ElementwiseBody {
-  NISA_AVX512_INLINE static __m512 vec(const Step& s, const Lane& lane, int64_t, const __m512* in) {
-    const Params& k = s.params<Params>();
-    const __m512 x = alu16_with_scalar(Op0, in[0], _mm512_set1_ps(lane.scalar[kOperand0]), k.reverse0);
-    return alu16_with_scalar(Op1, x, _mm512_set1_ps(lane.scalar[kOperand1]), k.reverse1);
-  }
-};
-
-template <simd::Kind K, std::size_t... I>
-constexpr std::array<Kernel, sizeof...(I)> fused_table(std::index_sequence<I...>) {
-  return {&run_fused_lanes_as<VectorBody<kVectorOps[I / kVectorOpCount], kVectorOps[I % kVectorOpCount]>, K,
-                              simd::Kind::none, K>...};
-}
-template <simd::Kind K>
-constexpr auto kFusedKernels = fused_table<K>(std::make_index_sequence<kVectorOpCount * kVectorOpCount>{});
-
-std::size_t vector_op_index(AluOp op) {
-  for (std::size_t i = 0; i < kVectorOpCount; ++i)
-    if (kVectorOps[i] == op) return i;
-  return kVectorOpCount;
-}
-
-// The fused kernel when the step suits it: data and dst both f32 or both
-// bf16, both operators in kVectorOps (tensor_scalar never reduces).
-Kernel fused_kernel(const Step& s, const Params& k) {
-  const std::size_t i0 = vector_op_index(k.op0), i1 = vector_op_index(k.op1);
-  if (i0 == kVectorOpCount || i1 == kVectorOpCount || !fused_loop_fits(s) || folds_result(s) ||
-      s.in[0]->dtype != s.dst->dtype)
-    return nullptr;
-  const std::size_t i = i0 * kVectorOpCount + i1;
-  if (s.dst->dtype == Dtype::f32) return kFusedKernels<simd::Kind::f32>[i];
-  if (s.dst->dtype == Dtype::bf16) return kFusedKernels<simd::Kind::bf16>[i];
-  return nullptr;
-}
-#endif
 
 struct BitBody : ElementwiseBitBody {
   static uint32_t stage(AluOp op, uint32_t x, uint32_t operand, bool reverse) {
@@ -95,9 +45,7 @@ void decode(const DecodeContext& c, Step& s) {
   s.scalar[kOperand1] = c.partition_scalar(slot::operand1, 0.0f);
   const bool bitvec = spec_enum::is_bitvec(k.op0) || spec_enum::is_bitvec(k.op1);
   s.run = bitvec ? run_bit_lanes<BitBody> : run_lanes<Body>;
-#if NISA_HAS_AVX512_KERNELS
-  if (Kernel fused = bitvec ? nullptr : fused_kernel(s, k)) s.run = fused;
-#endif
+  if (Kernel fused = bitvec ? nullptr : tensor_scalar_avx512_kernel(s)) s.run = fused;
 }
 
 }  // namespace

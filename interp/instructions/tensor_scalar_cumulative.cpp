@@ -9,10 +9,10 @@
 // the other Vector accumulating instructions).
 #include <limits>
 
-#include "../alu.hpp"
-#include "../lanes.hpp"
-#include "../load_reduce.hpp"
-#include "../machine.hpp"
+#include "alu.hpp"
+#include "lanes.hpp"
+#include "load_reduce.hpp"
+#include "machine.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

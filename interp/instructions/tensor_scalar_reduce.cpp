@@ -5,9 +5,9 @@
 // reduce_op feed the Vector accumulator (S3; reset_reduce by default,
 // load_reduce starts from reduce_init); reduce_res receives the lanes,
 // negated when reduce_res_negate (the lanes are not).
-#include "../alu.hpp"
-#include "../lane_loop.hpp"
-#include "../load_reduce.hpp"
+#include "alu.hpp"
+#include "lane_loop.hpp"
+#include "load_reduce.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

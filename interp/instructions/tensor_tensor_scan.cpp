@@ -5,8 +5,8 @@
 // with op0's inputs swapped when reverse0 (op0(r, data0[i])) and op1's when
 // reverse1 (op1(data1[i], .)). float32 throughout (S2.1): the carried r is the
 // float32 result, before dst's conversion.
-#include "../alu.hpp"
-#include "../lanes.hpp"
+#include "alu.hpp"
+#include "lanes.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -7,8 +7,8 @@
 // group's 16 partitions (the model's reading of "for each partition").
 #include <algorithm>
 
-#include "../partition_values.hpp"
-#include "../select8.hpp"
+#include "partition_values.hpp"
+#include "select8.hpp"
 #include "instructions.hpp"
 
 namespace nisa {

@@ -1,6 +1,7 @@
-// The AVX-512 kernels (interp/fused_lane_loop.hpp, simd_lanes.hpp) against
-// their portable twins, bit for bit: each program runs once with the portable
-// kernels forced and once with the fast ones, on edge values (NaN payloads,
+// The AVX-512 kernels (interp/simd/: fused_lane_loop.hpp, simd_lanes.hpp and
+// the instructions' <name>_avx512.cpp) against their portable twins, bit for
+// bit: each program runs once with the portable kernels forced and once with
+// the fast ones, on edge values (NaN payloads,
 // -0.0, inf, denormals, bf16 rounding ties, fp32 max), odd lengths,
 // unaligned starts and strided views; every byte of every tensor and both
 // accumulators must match. The portable kernels are checked against NumPy by

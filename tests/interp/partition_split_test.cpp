@@ -1,4 +1,4 @@
-// Partition-parallel execution (interp/partition_split.hpp): a cut step's two
+// Partition-parallel execution (interp/schedule/partition_split.hpp): a cut step's two
 // halves on two threads give the same bytes as the whole step on one, for the
 // instructions the spec marks partitions_independent, accumulators included.
 #include <doctest/doctest.h>

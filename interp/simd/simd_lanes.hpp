@@ -1,5 +1,5 @@
 // AVX-512 building blocks of the fast kernels (fused_lane_loop.hpp and the
-// instructions' own): 16 elements of a tile to float32 lanes and back (S2.1),
+// instructions' own, simd/<name>_avx512.cpp): 16 elements of a tile to float32 lanes and back (S2.1),
 // add/multiply in the portable loops' operand order, and the maximum fold of
 // a segment. Each gives exactly the bits of its portable twin: the load is
 // lanes.cpp's exact widening, the bf16 store is numbers_minifloat.hpp's round

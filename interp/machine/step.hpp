@@ -101,7 +101,9 @@ struct Step {
 
   // The instruction's own parameters: a struct declared in its file
   // (instructions/<name>.cpp), set by its decoder, read by its kernels and
-  // strict hooks. Only that file knows the type, so only it reads them back.
+  // strict hooks. Only that file knows the type, so only it reads them back;
+  // an instruction whose AVX-512 kernel (simd/<name>_avx512.cpp) reads them
+  // too declares them in instructions/<name>.hpp for both.
   template <StepParams P>
   const P& set_params(const P& p) {
 #ifndef NDEBUG

@@ -4,7 +4,7 @@
 // into dst, with no batch buffers between the stages. For the common forms
 // only (fused_loop_fits): unit-stride f32/bf16/u8/i8 inputs, f32 or bf16
 // dst, no reduction (select_reduce and range_select, which fold, have their
-// own kernels). Results are the portable loop's bits: the same float32
+// own kernels: simd/<name>_avx512.cpp). Results are the portable loop's bits: the same float32
 // operations per element.
 //
 //   struct VectorBody {

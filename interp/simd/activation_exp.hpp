@@ -1,7 +1,7 @@
 // The Scalar engine's exp in float32 (S5: within rtol 1e-5 of float64;
 // tests/interp/activation_accuracy_test), once as scalar code that loops
 // vectorise (activation_functions.cpp) and once on 16 AVX-512 lanes for the
-// fused activation kernel (activation_fused.hpp). Both are the same float32
+// fused activation kernel (activation_avx512.cpp). Both are the same float32
 // operations in the same order on the same constants, so they give the same
 // bits for every input (checked over all 2^32 floats by
 // tests/interp/fast_kernels_test.cpp, ctest exp_exhaustive).

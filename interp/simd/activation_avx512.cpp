@@ -5,7 +5,9 @@
 // and one vector of sums adds them column by column: each partition's sum
 // is still strictly left to right (the portable fold_add_lanes' bits), the
 // sixteen chains run side by side.
-#pragma once
+// The rule: instructions/activation.cpp and activation_stage.hpp.
+#include "activation_avx512.hpp"
+
 #include <cstdint>
 
 #include "activation_exp.hpp"
@@ -13,8 +15,10 @@
 #include "fused_lane_loop.hpp"
 #include "simd_lanes.hpp"
 
-#if NISA_HAS_AVX512_KERNELS
 namespace nisa {
+
+#if NISA_HAS_AVX512_KERNELS
+namespace {
 
 // v[j] (row j, lane k) becomes v[k] (row k, lane j).
 NISA_AVX512_INLINE void transpose16(__m512 (&v)[16]) {
@@ -49,7 +53,7 @@ NISA_AVX512_INLINE void transpose16(__m512 (&v)[16]) {
 // the order of its operands in the compiled code, and the portable fold's
 // vectorised loop varies it, so only the same code gives the same NaN.
 // Reads data again: the fused kernel is not chosen when dst overlaps it.
-inline void portable_sums(const Step& s, int64_t p0, int lanes, float* sums) {
+void portable_sums(const Step& s, int64_t p0, int lanes, float* sums) {
   float in_buffer[kLaneBatch];
   float out_buffer[kFoldLanes][kLaneBatch];
   const bool in_place = reads_in_place(*s.in[0]);
@@ -86,7 +90,7 @@ inline void portable_sums(const Step& s, int64_t p0, int lanes, float* sums) {
 // from s.partitions on are computed from zeros and neither stored nor
 // reduced.
 // Partitions whose exp is computed together (cephes::exp16<N>).
-inline constexpr int kTogether = 8;
+constexpr int kTogether = 8;
 
 template <simd::Kind In, simd::Kind Out, bool kFolds>
 NISA_AVX512 void run_exp_block(const Step& s, Machine& m, int64_t p0, simd::Narrowing how) {
@@ -154,10 +158,12 @@ Kernel fused_exp_kernel(const Step& s) {
   return folds ? &run_exp<In, simd::Kind::bf16, true> : &run_exp<In, simd::Kind::bf16, false>;
 }
 
+}  // namespace
+
 // The fused kernel for an activation step when it suits: op exp, data f32
 // or bf16, dst f32 or bf16, unit strides, no reduction or an add (dst then
 // apart from data: portable_sums reads it again).
-inline Kernel fused_activation_kernel(const Step& s) {
+Kernel activation_avx512_kernel(const Step& s) {
   if (s.params<ActivationParams>().op != ActivationFn::exp || !fast_kernels_enabled()) return nullptr;
   const simd::Kind in = simd::kind_of(s.in[0]->dtype), out = simd::kind_of(s.dst->dtype);
   if ((in != simd::Kind::f32 && in != simd::Kind::bf16) || (out != simd::Kind::f32 && out != simd::Kind::bf16)) return nullptr;
@@ -165,6 +171,8 @@ inline Kernel fused_activation_kernel(const Step& s) {
   if (folds_result(s) && (s.reduce_op != ReduceOp::add || tiles_overlap(*s.dst, *s.in[0]))) return nullptr;
   return in == simd::Kind::f32 ? fused_exp_kernel<simd::Kind::f32>(s) : fused_exp_kernel<simd::Kind::bf16>(s);
 }
+#else
+Kernel activation_avx512_kernel(const Step&) { return nullptr; }
+#endif
 
 }  // namespace nisa
-#endif

@@ -8,7 +8,7 @@
 #include "bit_copy.hpp"
 #include "decode_context.hpp"
 #include "error.hpp"
-#include "instructions/instructions.hpp"
+#include "instructions.hpp"
 #include "prefault.hpp"
 
 namespace nisa {
