@@ -23,28 +23,19 @@ import threading
 import weakref
 
 from .. import Error
-from . import _dtypes
+from . import _dtypes, _spec
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # build/python/nisa
 
-# Per-partition bytes (isa-spec/isa.json "archs"); PSUM is 16 KiB on every arch.
-SBUF_PARTITION_BYTES = {"trn1": 196608, "inf2": 196608, "trn2": 229376, "trn3": 262144}
-PSUM_PARTITION_BYTES = 16384
+# Per-partition bytes of each arch's SBUF and PSUM (isa-spec/isa.json "archs").
+SBUF_PARTITION_BYTES = _spec.SBUF_PARTITION_BYTES
+PSUM_PARTITION_BYTES = _spec.PSUM_PARTITION_BYTES
 ALIGN = 64  # the assembler's alignment of automatic tensors (LANGUAGE.md 2.1)
-PARTITIONS = 128
+PARTITIONS = _spec.PARTITIONS
 
 # Names a tensor cannot take: the assembler reads them as numbers, booleans or
 # enumeration values (every name and alias of isa-spec/isa.json "enums").
-_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
-             "abs", "abs_max", "abs_min", "add", "amax", "amin", "arctan", "bitwise_and", "bitwise_or", "bitwise_xor",
-             "bypass", "copy", "dma", "double_row", "double_row_gen3", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
-             "gelu_apprx_sigmoid", "gelu_apprx_sigmoid_dx", "gelu_apprx_tanh", "gelu_dx", "gpsimd", "greater",
-             "greater_equal", "gt", "hwdge", "identity", "idle", "invert", "le", "left_shift", "less", "less_equal",
-             "log", "logical_and", "logical_or", "logical_xor", "lt", "max", "maximum", "min", "minimum", "mish", "mul",
-             "multiply", "ne", "none", "not_equal", "power", "prelu", "reciprocal", "reduce", "relu", "reset",
-             "reset_reduce", "right_shift", "rsqrt", "scalar", "sigmoid", "sign", "silu", "silu_dx", "sin", "skip",
-             "softplus", "sqrt", "square", "sub", "subtract", "swdge", "sync", "tanh", "tensor", "unknown", "vector"}
-_RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums reduce_cmd_load, partition_reduce
+_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32"} | _spec.ENUM_WORDS
 
 
 # The Recording of the kernel call in progress, one per thread: kernels called
@@ -436,7 +427,7 @@ class Recording:
                 by_buffer[s.buffer].append((s.first_use, i, s))
         sizes = {}  # (dtype, shape) -> aligned bytes per partition
         heappop, heappush, bisect_left = heapq.heappop, heapq.heappush, bisect.bisect_left
-        for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
+        for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES[self.arch])):
             tiles = by_buffer[buffer]
             tiles.sort()  # by first use, then declaration (never equal: the tiles are not compared)
             retire = []  # (last_use, declaration index, tile) of the live tiles
