@@ -484,8 +484,11 @@ class Recording:
                         continue
                 storage.name = claim(wanted)
 
-    def text(self):
-        """The .nasm program and, per text line (1-based), the Location it came from."""
+    def text(self, tensor_class, render_tensor):
+        """The .nasm program and, per text line (1-based), the Location it
+        came from. `tensor_class` is the views' class (NkiTensor) and
+        `render_tensor` its render() unwrapped: the instructions' tensor
+        operands, written without a method call per operand."""
         lines, origins = [], []
 
         def add(line, origin=None):
@@ -509,7 +512,7 @@ class Recording:
         # an instruction without it: the line after the previous one's.
         implied = None
         line_append, origin_append, render = lines.append, origins.append, render_value
-        tensor, render_tensor = _TENSOR[0], _TENSOR[1]
+        tensor = tensor_class
         for instruction in self.instructions:
             location = instruction.location
             line = location.line
@@ -621,8 +624,6 @@ def _positions(code):
 
 
 _PLAIN = frozenset((str, int, float, bool))
-# NkiTensor and its unwrapped render(), set by _tensor (which imports this module).
-_TENSOR = [None, None]
 
 
 def render_value(value):
@@ -634,9 +635,7 @@ def render_value(value):
         return "true" if value else "false"
     if kind is int:
         return str(value)
-    if kind is _TENSOR[0]:
-        return _TENSOR[1](value)
-    if hasattr(value, "render"):
+    if hasattr(value, "render"):  # a view in a list of tensors (dma_compute's srcs)
         return value.render()
     if isinstance(value, bool):
         return "true" if value else "false"
