@@ -96,8 +96,9 @@ OVERRIDES = {
                  why="NKI 0.6's iota(dst, pattern, offset=0, channel_multiplier=0); base, partition_step and "
                      "free_step are the .nasm iota's other form, not NKI's, so the spec has every one optional"),
     "range_select": dict(defaults={"reduce_cmd": "reset_reduce"},
-                         why="NKI 0.6's default reduce_cmd is reset_reduce; the .nasm instruction's is idle (the "
-                             "recording writes the value out, so the .nasm default never applies)"),
+                         why="NKI 0.6's default reduce_cmd is reset_reduce; the .nasm instruction keeps the earlier "
+                             "idle (docs/SEMANTICS.md N2). The recording writes the value out, so the .nasm "
+                             "default never applies"),
     "tensor_reduce": dict(order=("dst", "op", "data", "axis", "negate", "keepdims"), defaults={"axis": _REQUIRED},
                           why="NKI 0.6's tensor_reduce(dst, op, data, axis, negate=False, keepdims=False): op first "
                               "and axis required; the .nasm operands are data, op, negate, axis, with axis optional"),

@@ -307,11 +307,15 @@ def _not_modeled(name, why):
     return fn
 
 
-for _name, _why in [("matmul", "it needs nc_matmul"), ("transpose", "it needs nc_transpose"),
-                    ("load_transpose2d", "it needs dma_transpose"), ("gather_flattened", "it needs local_gather"),
+for _name, _why in [("matmul", "not lowered yet; call nisa.nc_matmul"),
+                    ("transpose", "not lowered yet; call nisa.nc_transpose"),
+                    ("load_transpose2d", "not lowered yet; call nisa.dma_transpose"),
+                    ("gather_flattened", "not lowered yet; call nisa.local_gather"),
+                    ("dropout", "not lowered yet; call nisa.dropout"),
+                    ("rand", "not lowered yet; call nisa.rng or nisa.rand2"),
+                    ("random_seed", "not lowered yet; call nisa.set_rng_seed"),
                     ("where", "not lowered yet"), ("var", "not lowered yet"), ("all", "not lowered yet"),
-                    ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("dropout", "it needs dropout"),
-                    ("rand", "it needs rng"), ("random_seed", "it needs set_rng_seed"), ("cos", "not lowered yet"),
+                    ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("cos", "not lowered yet"),
                     ("tan", "not lowered yet"), ("ceil", "not lowered yet"), ("floor", "not lowered yet"),
                     ("trunc", "not lowered yet"), ("fmod", "not lowered yet"), ("mod", "not lowered yet"),
                     ("logical_not", "not lowered yet"), ("shared_constant", "not modeled"),
