@@ -25,10 +25,11 @@ import types
 import numpy as np
 
 from .. import Error
+from .. import assemble as _assemble_text
 from .. import run as _run_program
 from . import _dtypes, _record
 from . import isa, language
-from ._tensor import NkiTensor
+from ._tensor import NkiTensor, _render
 
 __all__ = ["install", "jit", "simulate", "to_nasm", "run", "Kernel", "isa", "language"]
 
@@ -117,7 +118,7 @@ def _record_call(kernel, args, kwargs):
                 storage.role = "inout"  # its final value comes back from the run
         rec.place_on_chip()
         rec.name_tensors(params, outputs)
-        text, origins = rec.text()
+        text, origins = rec.text(NkiTensor, _render)
     write_backs = [(s.name, s.caller_array) for s, _ in params if s.written]
     return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
 
@@ -234,9 +235,8 @@ def _rebuild(structure, arrays):
 def _assemble(recorded):
     """Assembles the recorded text; an assembler error is reported at the
     kernel line the offending .nasm line came from."""
-    from .. import assemble
     try:
-        return assemble(recorded.text, file="<recorded>")
+        return _assemble_text(recorded.text, file="<recorded>")
     except Error as e:
         origin = recorded.origins[e.line - 1] if e.line and 0 < e.line <= len(recorded.origins) else None
         if origin is None:

@@ -7,29 +7,23 @@ and `nasm_name` into the .nasm one.
 """
 import numpy as np
 
-# NKI spelling -> (.nasm name, bytes per element, NumPy dtype at the kernel
-# boundary). bf16/tf32/fp8 cross the boundary as float32 (LANGUAGE.md 4).
-TABLE = {
-    "float32": ("f32", 4, np.float32),
-    "bfloat16": ("bf16", 2, np.float32),
-    "float16": ("f16", 2, np.float16),
-    "tfloat32": ("tf32", 4, np.float32),
-    "float8_e4m3": ("fp8e4m3", 1, np.float32),
-    "float8_e4m3fn": ("fp8e4m3fn", 1, np.float32),
-    "float8_e5m2": ("fp8e5m2", 1, np.float32),
-    "int8": ("i8", 1, np.int8),
-    "int16": ("i16", 2, np.int16),
-    "int32": ("i32", 4, np.int32),
-    "uint8": ("u8", 1, np.uint8),
-    "uint16": ("u16", 2, np.uint16),
-    "uint32": ("u32", 4, np.uint32),
-    "bool_": ("u8", 1, np.bool_),
-    # MX (docs/SEMANTICS.md S13): bits at the boundary, as in .npy files
-    "float8_e4m3fn_x4": ("fp8e4m3fn_x4", 4, np.uint32),
-    "float8_e5m2_x4": ("fp8e5m2_x4", 4, np.uint32),
-    "float4_e2m1fn_x4": ("fp4e2m1fn_x4", 2, np.uint16),
-    "float8_e8m0fnu": ("fp8e8m0", 1, np.uint8),
+from . import _spec
+
+# NKI spelling -> NumPy dtype at the kernel boundary. bf16/tf32/fp8 cross the
+# boundary as float32 (LANGUAGE.md 4); MX (docs/SEMANTICS.md S13) as bits, as
+# in .npy files. Each spelling is an alias of an isa-spec dtype (bool_: u8).
+_BOUNDARY = {
+    "float32": np.float32, "bfloat16": np.float32, "float16": np.float16, "tfloat32": np.float32,
+    "float8_e4m3": np.float32, "float8_e4m3fn": np.float32, "float8_e5m2": np.float32,
+    "int8": np.int8, "int16": np.int16, "int32": np.int32,
+    "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "bool_": np.bool_,
+    "float8_e4m3fn_x4": np.uint32, "float8_e5m2_x4": np.uint32, "float4_e2m1fn_x4": np.uint16,
+    "float8_e8m0fnu": np.uint8,
 }
+# NKI spelling -> (.nasm name, bytes per element, NumPy dtype at the kernel
+# boundary); the .nasm name and size are the spec's (_spec.DTYPES).
+TABLE = {name: _spec.DTYPES["bool" if name == "bool_" else name][:2] + (numpy,) for name, numpy in _BOUNDARY.items()}
+_FLOAT = frozenset(name for name in TABLE if _spec.DTYPES["bool" if name == "bool_" else name][2] == "float")
 
 _ALIASES = {"bool": "bool_", "fp32": "float32", "fp16": "float16", "bf16": "bfloat16", "f32": "float32", "f16": "float16",
             "i8": "int8", "i16": "int16", "i32": "int32", "u8": "uint8", "u16": "uint16", "u32": "uint32",
@@ -62,7 +56,7 @@ def size(dtype):
 
 
 def is_float(dtype):
-    return nasm_name(dtype) in ("f32", "bf16", "f16", "tf32", "fp8e4m3", "fp8e4m3fn", "fp8e5m2")
+    return dtype in _FLOAT
 
 
 def boundary_numpy(dtype):

@@ -23,28 +23,19 @@ import threading
 import weakref
 
 from .. import Error
-from . import _dtypes
+from . import _dtypes, _spec
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # build/python/nisa
 
-# Per-partition bytes (isa-spec/isa.json "archs"); PSUM is 16 KiB on every arch.
-SBUF_PARTITION_BYTES = {"trn1": 196608, "inf2": 196608, "trn2": 229376, "trn3": 262144}
-PSUM_PARTITION_BYTES = 16384
+# Per-partition bytes of each arch's SBUF and PSUM (isa-spec/isa.json "archs").
+SBUF_PARTITION_BYTES = _spec.SBUF_PARTITION_BYTES
+PSUM_PARTITION_BYTES = _spec.PSUM_PARTITION_BYTES
 ALIGN = 64  # the assembler's alignment of automatic tensors (LANGUAGE.md 2.1)
-PARTITIONS = 128
+PARTITIONS = _spec.PARTITIONS
 
 # Names a tensor cannot take: the assembler reads them as numbers, booleans or
 # enumeration values (every name and alias of isa-spec/isa.json "enums").
-_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32",
-             "abs", "abs_max", "abs_min", "add", "amax", "amin", "arctan", "bitwise_and", "bitwise_or", "bitwise_xor",
-             "bypass", "copy", "dma", "double_row", "double_row_gen3", "eq", "equal", "erf", "erf_dx", "error", "exp", "ge", "gelu",
-             "gelu_apprx_sigmoid", "gelu_apprx_sigmoid_dx", "gelu_apprx_tanh", "gelu_dx", "gpsimd", "greater",
-             "greater_equal", "gt", "hwdge", "identity", "idle", "invert", "le", "left_shift", "less", "less_equal",
-             "log", "logical_and", "logical_or", "logical_xor", "lt", "max", "maximum", "min", "minimum", "mish", "mul",
-             "multiply", "ne", "none", "not_equal", "power", "prelu", "reciprocal", "reduce", "relu", "reset",
-             "reset_reduce", "right_shift", "rsqrt", "scalar", "sigmoid", "sign", "silu", "silu_dx", "sin", "skip",
-             "softplus", "sqrt", "square", "sub", "subtract", "swdge", "sync", "tanh", "tensor", "unknown", "vector"}
-_RESERVED |= {"load_reduce", "average", "mean"}  # issue 13, vecops batch: enums reduce_cmd_load, partition_reduce
+_RESERVED = {"inf", "nan", "iota", "true", "false", "fp32"} | _spec.ENUM_WORDS
 
 
 # The Recording of the kernel call in progress, one per thread: kernels called
@@ -436,7 +427,7 @@ class Recording:
                 by_buffer[s.buffer].append((s.first_use, i, s))
         sizes = {}  # (dtype, shape) -> aligned bytes per partition
         heappop, heappush, bisect_left = heapq.heappop, heapq.heappush, bisect.bisect_left
-        for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES)):
+        for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES[self.arch])):
             tiles = by_buffer[buffer]
             tiles.sort()  # by first use, then declaration (never equal: the tiles are not compared)
             retire = []  # (last_use, declaration index, tile) of the live tiles
@@ -493,8 +484,11 @@ class Recording:
                         continue
                 storage.name = claim(wanted)
 
-    def text(self):
-        """The .nasm program and, per text line (1-based), the Location it came from."""
+    def text(self, tensor_class, render_tensor):
+        """The .nasm program and, per text line (1-based), the Location it
+        came from. `tensor_class` is the views' class (NkiTensor) and
+        `render_tensor` its render() unwrapped: the instructions' tensor
+        operands, written without a method call per operand."""
         lines, origins = [], []
 
         def add(line, origin=None):
@@ -518,7 +512,7 @@ class Recording:
         # an instruction without it: the line after the previous one's.
         implied = None
         line_append, origin_append, render = lines.append, origins.append, render_value
-        tensor, render_tensor = _TENSOR[0], _TENSOR[1]
+        tensor = tensor_class
         for instruction in self.instructions:
             location = instruction.location
             line = location.line
@@ -630,8 +624,6 @@ def _positions(code):
 
 
 _PLAIN = frozenset((str, int, float, bool))
-# NkiTensor and its unwrapped render(), set by _tensor (which imports this module).
-_TENSOR = [None, None]
 
 
 def render_value(value):
@@ -643,9 +635,7 @@ def render_value(value):
         return "true" if value else "false"
     if kind is int:
         return str(value)
-    if kind is _TENSOR[0]:
-        return _TENSOR[1](value)
-    if hasattr(value, "render"):
+    if hasattr(value, "render"):  # a view in a list of tensors (dma_compute's srcs)
         return value.render()
     if isinstance(value, bool):
         return "true" if value else "false"

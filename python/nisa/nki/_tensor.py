@@ -257,9 +257,9 @@ class NkiTensor:
     def __setitem__(self, key, value):
         target = _RAW["__getitem__"](self, key)
         if isinstance(value, NkiTensor):
-            _LANGUAGE["assign"](target, value)
+            assign(target, value)
         elif isinstance(value, numbers.Number):
-            _LANGUAGE["fill"](target, value)
+            fill(target, value)
         else:
             raise recording().error(f"cannot assign a {type(value).__name__} to a tensor")
 
@@ -456,23 +456,17 @@ class NkiTensor:
             suffix = _SUFFIXES[key] = _suffix(self.pattern, self.offset, declared, s.on_chip)
         return s.name + suffix
 
-    # --- arithmetic: nki.language's element-wise calls ------------------------
-    def _op(self, name, other, reverse=False):
-        fn = _LANGUAGE[name]  # unwrapped: the operator's own wrapper is the call's
-        return fn(other, self) if reverse else fn(self, other)
-
-    def __add__(self, other): return self._op("add", other)
-    def __radd__(self, other): return self._op("add", other, True)
-    def __sub__(self, other): return self._op("subtract", other)
-    def __rsub__(self, other): return self._op("subtract", other, True)
-    def __mul__(self, other): return self._op("multiply", other)
-    def __rmul__(self, other): return self._op("multiply", other, True)
-    def __truediv__(self, other): return self._op("divide", other)
-    def __rtruediv__(self, other): return self._op("divide", other, True)
-    def __pow__(self, other): return self._op("power", other)
-
-    def __neg__(self):
-        return _LANGUAGE["negative"](self)
+    # --- arithmetic: nki.language's element-wise calls (below) -----------------
+    def __add__(self, other): return _binary("add", self, other)
+    def __radd__(self, other): return _binary("add", other, self)
+    def __sub__(self, other): return _binary("subtract", self, other)
+    def __rsub__(self, other): return _binary("subtract", other, self)
+    def __mul__(self, other): return _binary("multiply", self, other)
+    def __rmul__(self, other): return _binary("multiply", other, self)
+    def __truediv__(self, other): return divide(self, other)
+    def __rtruediv__(self, other): return divide(other, self)
+    def __pow__(self, other): return _binary("power", self, other)
+    def __neg__(self): return negative(self)
 
     # Python operators nisa.nki does not lower: a nisa.Error at the kernel's
     # line rather than Python's TypeError.
@@ -506,9 +500,6 @@ for _name, _method in list(vars(NkiTensor).items()):
         setattr(NkiTensor, _name, checked(_method, f"tensor.{_name.strip('_')}"))
 del _name, _method
 _render = _RAW["render"]
-_record._TENSOR[:] = [NkiTensor, _render]
-# nki.language's functions unwrapped, by name (set by language, which imports this module).
-_LANGUAGE = {}
 
 _SUFFIXES = {}  # (pattern, offset, whole pattern, on chip) -> what render() writes after the name
 
@@ -562,3 +553,189 @@ def _infer_shape(rec, shape, total):
     if product != total or any(d < 1 for d in shape):
         raise rec.error(f"cannot reshape {total} elements into {tuple(shape)}")
     return tuple(shape)
+
+
+# --- what tensors' operators record -------------------------------------------
+# `t[...] = value` and the arithmetic operators are nki.language's assign,
+# fill and element-wise calls (language.py makes them public): they live here,
+# with the class whose operators call them, and language imports them.
+# The instructions these record: mnemonic and parameter names (_record.Form).
+_ACTIVATION = _record.form('activation', ('dst', 'op', 'data'))
+_DMA_COPY = _record.form('dma_copy', ('dst', 'src'))
+_MEMSET = _record.form('memset', ('dst', 'value'))
+_TENSOR_SCALAR = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0'))
+_TENSOR_SCALAR_REVERSE = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0', 'reverse0'))
+_TENSOR_TENSOR = _record.form('tensor_tensor', ('dst', 'data1', 'data2', 'op'))
+
+
+# dtype strings (names and aliases) -> NKI's spelling, without _dtypes.canonical's checks
+_DTYPES = {name: _dtypes.canonical(name) for name in list(_dtypes.TABLE) + list(_dtypes._ALIASES)
+           if _dtypes.canonical(name)}
+
+
+def _dtype(dtype, what="dtype"):
+    name = _dtypes.canonical(dtype)
+    if name is None:
+        raise recording().error(f"{what} {dtype!r} is not one nisa models (float32, bfloat16, float16, tfloat32, the "
+                                "float8 types, int8/16/32, uint8/16/32, bool_)")
+    return name
+
+
+def _shape(shape):
+    if type(shape) is tuple and all(type(d) is int for d in shape):
+        return shape  # the common case, without the numbers.Integral ABC checks
+    dims = (shape,) if isinstance(shape, numbers.Integral) else shape
+    if not isinstance(dims, (tuple, list)) or not all(isinstance(d, numbers.Integral) for d in dims):
+        raise recording().error(f"shape {shape!r}: expected a tuple of integers")
+    return tuple(int(d) for d in dims)
+
+
+def _int_dims(shape):
+    for d in shape:
+        if d.__class__ is not int:
+            return False
+    return True
+
+
+def fill(target, value):
+    rec = _state.recording or recording()
+    if not target.storage.on_chip:
+        raise rec.error("filling an HBM tensor with a value is not modeled: fill an SBUF tile and store it")
+    rec.put(_MEMSET, (target, value))
+
+
+def _result(shape, dtype, hint):
+    rec = _state.recording or recording()
+    dtype = (_DTYPES.get(dtype) if dtype.__class__ is str else None) or _dtype(dtype)
+    if shape.__class__ is not tuple or not _int_dims(shape):
+        shape = _shape(shape)
+    storage = rec.new_storage("sbuf", dtype, shape, hint or "sb_")
+    storage.fresh_result = len(rec.instructions)
+    return NkiTensor(storage)
+
+
+def assign(target, value):
+    """`target[...] = value`. A value just returned by one instruction is
+    written there by that instruction directly (no copy), as NKI does."""
+    rec = _state.recording or recording()
+    s = value.storage
+    last = len(rec.instructions) - 1
+    if (s.fresh_result == last and not s.aliased and _RAW["is_whole"](value) and target.storage.on_chip and
+            _partitions(value) == _partitions(target) and
+            _per_partition(value) == _per_partition(target)):
+        instruction = rec.instructions[last]
+        writes = instruction.writes
+        instruction.values = tuple(target if key in writes and getattr(value, "storage", None) is s else value
+                                   for key, value in zip(instruction.form.keys, instruction.values))
+        t = target.storage
+        t.first_use = last if t.first_use is None else t.first_use
+        t.last_use = last
+        t.written = True
+        s.first_use = s.last_use = None
+        value._retarget(target)
+        t.aliased = True
+        return
+    _copy_into(target, value)
+
+
+def _copy_into(dst, src):
+    rec = _state.recording or recording()
+    if dst.storage.on_chip and src.storage.on_chip:
+        rec.put(_ACTIVATION, (dst, "copy", src))
+    else:
+        rec.put(_DMA_COPY, (dst, src))
+
+
+def _promote(a, b):
+    if a == b:
+        return a
+    if _dtypes.is_float(a) or _dtypes.is_float(b):
+        return "float32"
+    return a if _dtypes.size(a) >= _dtypes.size(b) else b
+
+
+def _partitions(t):
+    shape = t._shape
+    return shape[0] if shape else 1
+
+
+def _per_partition(t):
+    n = 1
+    for d in t._shape[1:]:
+        n *= d
+    return n
+
+
+def _is_column(t, other):
+    return _per_partition(t) == 1 and _per_partition(other) > 1
+
+
+def _broadcast_pair(rec, x, y):
+    if x.ndim != y.ndim:
+        raise rec.error(f"shapes {x.shape} and {y.shape}: element-wise operands need the same rank")
+    if x.shape[0] != y.shape[0]:
+        raise rec.error(f"shapes {x.shape} and {y.shape}: the partition dimensions differ")
+    shape = []
+    for a, b in zip(x.shape, y.shape):
+        if a != b and 1 not in (a, b):
+            raise rec.error(f"shapes {x.shape} and {y.shape} do not broadcast")
+        shape.append(max(a, b))
+    shape = tuple(shape)
+    broadcast = _RAW["broadcast_to"]
+    return broadcast(x, shape), broadcast(y, shape)
+
+
+def _binary(op, x, y, dtype=None):
+    rec = _state.recording or recording()
+    xt, yt = isinstance(x, NkiTensor), isinstance(y, NkiTensor)
+    if not (xt or yt):
+        raise rec.error(f"nl.{op} needs at least one tile")
+    if xt and not x.storage.on_chip or yt and not y.storage.on_chip:
+        raise rec.error(f"nl.{op}: operands must be SBUF or PSUM tiles, not an HBM tensor (load it first)")
+    if xt and yt:
+        out_dtype = _dtype(dtype) if dtype is not None else _promote(x.storage.dtype, y.storage.dtype)
+        same_partitions = _partitions(x) == _partitions(y)
+        if same_partitions and _is_column(y, x):
+            out = _result(x._shape, out_dtype, op)
+            rec.put(_TENSOR_SCALAR, (out, x, op, y))
+            return out
+        if same_partitions and _is_column(x, y):
+            out = _result(y._shape, out_dtype, op)
+            rec.put(_TENSOR_SCALAR_REVERSE, (out, y, op, x, True))
+            return out
+        a, b = _broadcast_pair(rec, x, y)
+        out = _result(a.shape, out_dtype, op)
+        rec.put(_TENSOR_TENSOR, (out, a, b, op))
+        return out
+    tile, scalar = (x, y) if xt else (y, x)
+    if not isinstance(scalar, numbers.Number):
+        raise rec.error(f"nl.{op}: {type(scalar).__name__} is neither a tile nor a number")
+    out = _result(tile._shape, _dtype(dtype) if dtype is not None else tile.storage.dtype, op)
+    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, float(scalar), not xt))
+    return out
+
+
+def divide(x, y, dtype=None):
+    """x / y. nisa's ALU has no divide: a number divisor becomes a multiply by
+    its reciprocal, a tile divisor a reciprocal activation then a multiply."""
+    rec = _state.recording or recording()
+    if isinstance(y, numbers.Number):
+        return _binary("multiply", x, 1.0 / float(y), dtype)
+    if not isinstance(y, NkiTensor):
+        raise rec.error("nl.divide: the divisor must be a tile or a number")
+    inverse = _unary("reciprocal", y, "float32")
+    return _binary("multiply", x, inverse, dtype if dtype is not None else
+                   (x.dtype if isinstance(x, NkiTensor) else y.dtype))
+
+
+def _unary(function, x, dtype=None):
+    rec = _state.recording or recording()
+    if not isinstance(x, NkiTensor) or not x.storage.on_chip:
+        raise rec.error(f"nl.{function} takes an SBUF or PSUM tile")
+    out = _result(x._shape, _dtype(dtype) if dtype is not None else x.storage.dtype, function)
+    rec.put(_ACTIVATION, (out, function, x))
+    return out
+
+
+def negative(x, dtype=None):
+    return _binary("multiply", x, -1.0, dtype)

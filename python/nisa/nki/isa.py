@@ -1,5 +1,6 @@
 """nki.isa as nisa records it: one function per instruction nisa models, with
-NKI 0.6's parameter names, order and defaults (`nki/api/nki/isa/__init__.py`),
+NKI 0.6's parameter names, order and defaults (`nki/api/nki/isa/__init__.py`):
+the spec's (isa-spec/isa.json), but for the few OVERRIDES below,
 each recording one .nasm instruction that spells out every parameter
 (LANGUAGE.md 4). The destination is `dst=` (NKI 0.6); the older style that
 leaves `dst` out and takes the returned tile (`t[...] = nisa.activation(...)`)
@@ -7,13 +8,12 @@ works too. The instructions NKI has and nisa does not model yet exist as
 functions that raise nisa.Error at the kernel's line when called.
 """
 import inspect
-import json
 import numbers
 from enum import Enum
 
 from . import language as nl
 from .. import Error
-from . import _record
+from . import _dtypes, _record, _spec
 from ._record import _PYTHON_ERRORS, _state, checked, form, misuse, recording
 from ._tensor import NkiTensor
 
@@ -60,149 +60,100 @@ class nc_version(Enum):
 
 
 def get_nc_version():
-    return {"trn1": nc_version.gen2, "inf2": nc_version.gen2, "trn2": nc_version.gen3,
-            "trn3": nc_version.gen4}[recording().arch]
+    return nc_version(_spec.ARCHS[recording().arch]["version"])  # the NeuronCore version of the arch
 
 
-_REQUIRED = object()
-FP32_MIN = -3.4028234663852886e38
+_REQUIRED = _spec.REQUIRED
 
-# mnemonic -> (parameters in NKI 0.6 order with defaults, the parameter whose
-# shape and dtype a returned result takes, the parameters written, the NKI
-# parameters nisa accepts but does not record because they cannot change
-# the result). `name` (a scheduling label) is accepted everywhere.
-SIGNATURES = {
-    "dma_copy": ([("dst", None), ("src", _REQUIRED), ("priority", None), ("oob_mode", "error"),
-                  ("dge_mode", "unknown"), ("engine", "unknown")], "src", ("dst",), ()),
-    "memset": ([("dst", None), ("value", _REQUIRED), ("engine", "unknown")], None, ("dst",), ("engine",)),
-    "iota": ([("dst", None), ("pattern", _REQUIRED), ("offset", 0), ("channel_multiplier", 0)], None, ("dst",), ()),
-    "nonzero_with_count": ([("dst", None), ("src", _REQUIRED), ("index_offset", 0), ("padding_val", -1)], None,
-                           ("dst",), ()),
-    "tensor_copy_predicated": ([("dst", None), ("src", _REQUIRED), ("predicate", _REQUIRED), ("reverse_pred", False)],
-                               "src", ("dst",), ()),
-    "select_reduce": ([("dst", None), ("predicate", _REQUIRED), ("on_true", _REQUIRED), ("on_false", _REQUIRED),
-                       ("reduce_res", None), ("reduce_cmd", "idle"), ("reduce_op", "maximum"), ("reverse_pred", False)],
-                      "on_true", ("dst", "reduce_res"), ()),
-    "range_select": ([("dst", None), ("on_true_tile", _REQUIRED), ("comp_op0", _REQUIRED), ("comp_op1", _REQUIRED),
-                      ("bound0", _REQUIRED), ("bound1", _REQUIRED), ("reduce_cmd", "reset_reduce"),
-                      ("reduce_res", None), ("reduce_op", "maximum"), ("range_start", 0), ("on_false_value", FP32_MIN)],
-                     "on_true_tile", ("dst", "reduce_res"), ()),
-    "activation": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("bias", None), ("scale", 1.0),
-                    ("reduce_op", None), ("reduce_res", None), ("reduce_cmd", "idle")], "data", ("dst", "reduce_res"), ()),
-    "activate2": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("imm0", _REQUIRED), ("imm1", _REQUIRED),
-                   ("op0", _REQUIRED), ("op1", _REQUIRED), ("relu_param", 0.0), ("reverse0", False), ("reverse1", False),
-                   ("reduce_op", None), ("reduce_res", None), ("reduce_cmd", "idle")], "data", ("dst", "reduce_res"), ()),
-    "tensor_scalar": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
-                       ("reverse0", False), ("op1", None), ("operand1", None), ("reverse1", False),
-                       ("engine", "unknown")], "data", ("dst",), ("engine",)),
-    "tensor_tensor": ([("dst", None), ("data1", _REQUIRED), ("data2", _REQUIRED), ("op", _REQUIRED),
-                       ("engine", "unknown")], "data1", ("dst",), ("engine",)),
-    "tensor_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("axis", _REQUIRED), ("negate", False),
-                       ("keepdims", False)], None, ("dst",), ()),
-    "tensor_copy": ([("dst", None), ("src", _REQUIRED), ("engine", "unknown")], "src", ("dst",), ()),
-    "nc_matmul": ([("dst", None), ("stationary", _REQUIRED), ("moving", _REQUIRED), ("is_stationary_onezero", False),
-                   ("is_moving_onezero", False), ("is_transpose", False), ("accumulate", None), ("tile_position", None),
-                   ("tile_size", None), ("perf_mode", "none")], None, ("dst",), ()),
-    "nc_transpose": ([("dst", None), ("data", _REQUIRED), ("engine", "unknown")], None, ("dst",), ()),
-    # issue 13: data movement (docs/SEMANTICS.md S11)
-    "dma_transpose": ([("dst", None), ("src", _REQUIRED), ("axes", None), ("priority", None), ("dge_mode", "unknown"),
-                       ("oob_mode", "error")], None, ("dst",), ()),
-    "nc_stream_shuffle": ([("dst", None), ("src", _REQUIRED), ("shuffle_mask", _REQUIRED)], None, ("dst",), ()),
-    "local_gather": ([("dst", None), ("src_buffer", _REQUIRED), ("index", _REQUIRED), ("num_elem_per_idx", 1),
-                      ("num_valid_indices", None)], None, ("dst",), ()),
-    "nc_n_gather": ([("dst", None), ("data", _REQUIRED), ("indices", _REQUIRED)], "indices", ("dst",), ()),
-    # issue 13: random numbers (S11.5); set_rng_seed and rand_set_state write no tile
-    "rng": ([("dst", None), ("engine", "vector")], None, ("dst",), ()),
-    "rand2": ([("dst", None), ("min", _REQUIRED), ("max", _REQUIRED)], None, ("dst",), ()),
-    "dropout": ([("dst", None), ("data", _REQUIRED), ("prob", _REQUIRED)], "data", ("dst",), ()),
-    "set_rng_seed": ([("src_seeds", _REQUIRED)], None, (), ()),
-    "rand_set_state": ([("src_seeds", _REQUIRED), ("engine", "gpsimd")], None, (), ()),
-    "rand_get_state": ([("dst", None), ("engine", "gpsimd")], None, ("dst",), ()),
+# Every nki.isa function's parameters, their order and defaults, what it
+# writes and the shape of the tile it returns in the older style that leaves
+# dst out come from the spec (isa-spec/isa.json: the .nasm instruction's
+# operands and constraints, _spec.parameters and _spec.result_rule), which
+# keeps NKI 0.6's names (LANGUAGE.md 2.4). NKI 0.6's signatures
+# (`nki/api/nki/isa/__init__.py`) differ from the spec's only where written
+# here, each with why (tests/python/test_nki_signatures.py holds each
+# function to the spec plus these, and each of these to a difference):
+#   order     NKI's positional order, where it is not the spec's
+#   defaults  NKI's default where it is not the spec's (_REQUIRED: NKI requires it)
+#   drop      spec operands NKI 0.6 does not have
+#   add       NKI-only parameters (name, default), after the spec's: accepted
+#             and not recorded, because they cannot change the result
+# Every function also takes name= (NKI's scheduling label, keyword only, not
+# recorded); mask= (not NKI 0.6) and dtype= (the older style's result dtype)
+# are taken by every call too (_make_instruction).
+OVERRIDES = {
+    "memset": dict(add=[("engine", "unknown")],
+                   why="NKI 0.6 memset takes engine=; the .nasm memset has none (which engine fills a tile does not "
+                       "change its values)"),
+    "tensor_tensor": dict(add=[("engine", "unknown")],
+                          why="NKI 0.6 tensor_tensor takes engine=; the .nasm instruction has none (vector and gpsimd "
+                              "compute the same values)"),
+    "tensor_scalar": dict(defaults={"op1": None}, add=[("engine", "unknown")],
+                          why="NKI 0.6 writes 'no second operation' as op1=None (recorded as no op1: the spec's "
+                              "default, bypass), and takes engine= as tensor_tensor does"),
+    "iota": dict(drop=("base", "partition_step", "free_step"),
+                 defaults={"pattern": _REQUIRED, "offset": 0, "channel_multiplier": 0},
+                 why="NKI 0.6's iota(dst, pattern, offset=0, channel_multiplier=0); base, partition_step and "
+                     "free_step are the .nasm iota's other form, not NKI's, so the spec has every one optional"),
+    "range_select": dict(defaults={"reduce_cmd": "reset_reduce"},
+                         why="NKI 0.6's default reduce_cmd is reset_reduce; the .nasm instruction keeps the earlier "
+                             "idle (docs/SEMANTICS.md N2). The recording writes the value out, so the .nasm "
+                             "default never applies"),
+    "tensor_reduce": dict(order=("dst", "op", "data", "axis", "negate", "keepdims"), defaults={"axis": _REQUIRED},
+                          why="NKI 0.6's tensor_reduce(dst, op, data, axis, negate=False, keepdims=False): op first "
+                              "and axis required; the .nasm operands are data, op, negate, axis, with axis optional"),
 }
-# Issue 13, statistics and selection (docs/SEMANTICS.md S4.30-S4.35).
-SIGNATURES.update({
-    "bn_stats": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
-    "bn_aggr": ([("dst", None), ("data", _REQUIRED)], None, ("dst",), ()),
-    "max8": ([("dst", None), ("src", _REQUIRED)], None, ("dst",), ()),
-    "nc_find_index8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED)], None, ("dst",), ()),
-    "nc_match_replace8": ([("dst", None), ("data", _REQUIRED), ("vals", _REQUIRED), ("imm", _REQUIRED),
-                           ("dst_idx", None)], "data", ("dst", "dst_idx"), ()),
-    "sequence_bounds": ([("dst", None), ("segment_ids", _REQUIRED)], None, ("dst",), ()),
-    "topk": ([("val_dst", _REQUIRED), ("idx_dst", _REQUIRED), ("src", _REQUIRED), ("n", _REQUIRED)], None,
-             ("val_dst", "idx_dst"), ()),
-})
-# The older return-value style's result of the instructions whose result is
-# [P, k] whatever their input's shape: (the input giving P, k, default dtype).
-RESULT_COLUMNS = {"bn_stats": ("data", 6, "float32"), "bn_aggr": ("data", 2, "float32"), "max8": ("src", 8, "float32"),
-                  "nc_find_index8": ("data", 8, "uint32")}
+# Spec instructions that are not nki.isa functions, with why (none today:
+# every spec instruction is one).
+ABSENT = {}
 
 
-# Issue 13, vecops batch (docs/SEMANTICS.md S4.20..): NKI 0.6's signatures.
-VECOPS_SIGNATURES = {
-    "tensor_tensor_scan": ([("dst", None), ("data0", _REQUIRED), ("data1", _REQUIRED), ("initial", _REQUIRED),
-                            ("op0", _REQUIRED), ("op1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
-                           "data0", ("dst",), ()),
-    "affine_select": ([("dst", None), ("pattern", _REQUIRED), ("channel_multiplier", _REQUIRED),
-                       ("on_true_tile", _REQUIRED), ("on_false_value", _REQUIRED), ("cmp_op", "equal"), ("offset", 0)],
-                      "on_true_tile", ("dst",), ()),
-    "tensor_scalar_cumulative": ([("dst", None), ("src", _REQUIRED), ("op0", _REQUIRED), ("op1", _REQUIRED),
-                                  ("imm0", _REQUIRED), ("imm1", None), ("reduce_cmd", "reset_reduce")],
-                                 "src", ("dst",), ()),
-    "scalar_tensor_tensor": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
-                              ("op1", _REQUIRED), ("operand1", _REQUIRED), ("reverse0", False), ("reverse1", False)],
-                             "data", ("dst",), ()),
-    "tensor_scalar_reduce": ([("dst", None), ("data", _REQUIRED), ("op0", _REQUIRED), ("operand0", _REQUIRED),
-                              ("reduce_op", _REQUIRED), ("reduce_res", None), ("reverse0", False),
-                              ("reduce_cmd", "reset_reduce"), ("reduce_init", None), ("reduce_res_negate", False)],
-                             "data", ("dst", "reduce_res"), ()),
-    "activation_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED), ("reduce_op", _REQUIRED),
-                           ("reduce_res", _REQUIRED), ("bias", None), ("scale", 1.0)], "data", ("dst", "reduce_res"), ()),
-    "exponential": ([("dst", None), ("src", _REQUIRED), ("max_value", 0.0), ("reduce_res", None), ("reduce_cmd", "idle"),
-                     ("reduce_init", 0.0)], "src", ("dst", "reduce_res"), ()),
-    "reciprocal": ([("dst", None), ("data", _REQUIRED)], "data", ("dst",), ()),
-    "tensor_partition_reduce": ([("dst", None), ("op", _REQUIRED), ("data", _REQUIRED)], None, ("dst",), ()),
-}
-SIGNATURES.update(VECOPS_SIGNATURES)
+def _nki_parameters(mnemonic):
+    """[(name, default)] of nki.isa.<mnemonic>: the spec's with OVERRIDES
+    applied, and the NKI-only parameters that are not recorded."""
+    override = OVERRIDES.get(mnemonic, {})
+    params = [(p, d) for p, d in _spec.parameters(mnemonic) if p not in override.get("drop", ())]
+    defaults = override.get("defaults", {})
+    params = [(p, defaults.get(p, d)) for p, d in params]
+    if "order" in override:
+        by_name = dict(params)
+        params = [(p, by_name[p]) for p in override["order"]]
+    added = list(override.get("add", ()))
+    return params + added, tuple(p for p, _ in added)
 
 
-def _spec():
-    from .. import _nisa
-    return json.loads(_nisa.spec_json())
+def _result_dtype(dtypes):
+    """The dtype of the older style's result where the spec allows dst
+    several (_spec.result_rule's "columns"): float32 where any float is
+    allowed, else the widest allowed (nc_find_index8: uint32, as NKI)."""
+    if "any" in dtypes or "float" in dtypes:
+        return "float32"
+    widest = max(dtypes, key=lambda d: _spec.DTYPES[d][1])
+    return _dtypes.canonical(widest)
 
 
-_SPEC = _spec()
-# Written operands of every instruction (the spec's timeline section).
-_WRITTEN = set(_SPEC["cost"]["timeline"]["written_operands"])
-# List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
-_LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "list"}
-_TENSOR_LIST_KEYS = {o["name"] for i in _SPEC["instructions"] for o in i["operands"] if o["kind"] == "tensor_list"}
-# The keys whose values _value reshapes rather than takes as they are.
-_SHAPED_KEYS = _LIST_KEYS | _TENSOR_LIST_KEYS | {"tile_position", "tile_size"}
+def _signature(mnemonic):
+    """(parameters in NKI 0.6 order with defaults, the rule giving the
+    older style's result (None: dst= needed), the parameters written, the
+    NKI parameters accepted and not recorded)."""
+    params, unrecorded = _nki_parameters(mnemonic)
+    rule = _spec.result_rule(mnemonic)
+    if rule is not None and rule[0] == "columns":
+        rule = rule[:3] + (_result_dtype(rule[3]),)
+    return params, rule, _spec.written(mnemonic), unrecorded
 
 
-def _signature_from_spec(entry):
-    """An instruction without a hand-written entry above takes its NKI 0.6
-    parameters, order and defaults from the ISA spec (every spec instruction
-    keeps NKI's names and defaults, LANGUAGE.md 2.4). The older style without
-    dst= needs the hand-written entries' result rule, so these take dst=."""
-    params = []
-    for o in entry["operands"]:
-        if o.get("required"):
-            default = None if o["name"] in _WRITTEN and o["kind"] == "tensor" else _REQUIRED
-        else:
-            default = o.get("default")
-        params.append((o["name"], default))
-    writes = tuple(o["name"] for o in entry["operands"] if o["name"] in _WRITTEN and o["kind"] == "tensor")
-    return params, None, writes, ()
-
-
-for _entry in _SPEC["instructions"]:
-    if _entry["name"] not in SIGNATURES:
-        SIGNATURES[_entry["name"]] = _signature_from_spec(_entry)
+SIGNATURES = {name: _signature(name) for name in _spec.INSTRUCTIONS if name not in ABSENT}
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
-NOT_MODELED = list(_SPEC.get("nki_instructions_not_modeled", []))
+NOT_MODELED = list(_spec.NOT_MODELED)
+
+# List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
+_LIST_KEYS = _spec.LIST_KEYS
+_TENSOR_LIST_KEYS = _spec.TENSOR_LIST_KEYS
+# The keys whose values _value reshapes rather than takes as they are.
+_SHAPED_KEYS = _LIST_KEYS | _TENSOR_LIST_KEYS | {"tile_position", "tile_size"}
 
 _MATMULS = ("nc_matmul", "nc_matmul_mx")
 
@@ -259,30 +210,37 @@ def _value(key, value):
     return enum_value(value)
 
 
-def _result_for(rec, mnemonic, like, bound, dtype):
-    if mnemonic == "tensor_reduce":
-        data, axis, keepdims = bound["data"], bound["axis"], bound["keepdims"]
-        axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
-        axes = [a + data.ndim if a < 0 else a for a in axes]
-        kept = [1 if d in axes else n for d, n in enumerate(data.shape)] if keepdims else \
-            [n for d, n in enumerate(data.shape) if d not in axes]
-        shape, base_dtype = tuple(kept) if len(kept) > 1 else (kept[0], 1), data.dtype
-    elif mnemonic in RESULT_COLUMNS and isinstance(bound.get(RESULT_COLUMNS[mnemonic][0]), NkiTensor):
-        source, columns, default_dtype = RESULT_COLUMNS[mnemonic]
-        shape, base_dtype = (bound[source].shape[0], columns), nl._dtype(default_dtype)
-    elif mnemonic == "dma_transpose":  # S11.1: the permutation of src's rank
-        src = bound["src"]
-        axes = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}.get(src.ndim, (1, 0))
-        shape, base_dtype = tuple(src.shape[a] for a in axes), src.dtype
-    elif like is not None and isinstance(bound.get(like), NkiTensor):
-        shape, base_dtype = bound[like].shape, bound[like].dtype
-    else:
+# dma_transpose's permutation when axes= is left out, by src's rank (docs/SEMANTICS.md S11.1).
+_DEFAULT_AXES = {2: (1, 0), 3: (2, 1, 0), 4: (3, 1, 2, 0)}
+
+
+def _result_for(rec, mnemonic, rule, bound, dtype):
+    """The tile the older style returns, shaped by the spec's rule for dst
+    (_spec.result_rule)."""
+    kind = rule[0] if rule is not None else None
+    source = bound.get(rule[1]) if rule is not None else None
+    if not isinstance(source, NkiTensor):
         raise rec.error(f"nisa.{mnemonic} needs dst= (the tile it writes)")
+    if kind == "like":
+        shape, base_dtype = source.shape, source.dtype
+    elif kind == "columns":
+        shape, base_dtype = (source.shape[0], rule[2]), nl._dtype(rule[3])
+    elif kind == "reduced":
+        axis, keepdims = bound[rule[2]], bound.get("keepdims", False)
+        axes = [axis] if isinstance(axis, numbers.Integral) else list(axis)
+        axes = [a + source.ndim if a < 0 else a for a in axes]
+        kept = [1 if d in axes else n for d, n in enumerate(source.shape)] if keepdims else \
+            [n for d, n in enumerate(source.shape) if d not in axes]
+        shape, base_dtype = tuple(kept) if len(kept) > 1 else (kept[0], 1), source.dtype
+    else:  # "transposed"
+        axes = bound.get(rule[2])
+        axes = _DEFAULT_AXES.get(source.ndim, (1, 0)) if axes is None else [int(a) for a in axes]
+        shape, base_dtype = tuple(source.shape[a] for a in axes), source.dtype
     return nl._result(shape, nl._dtype(dtype) if dtype is not None else base_dtype, mnemonic)
 
 
 def _make_instruction(mnemonic):
-    params, like, writes, unrecorded = SIGNATURES[mnemonic]
+    params, rule, writes, unrecorded = SIGNATURES[mnemonic]
     names = [p for p, _ in params]
     known = frozenset(names)
     defaults = {p: d for p, d in params if d is not _REQUIRED}
@@ -340,7 +298,7 @@ def _make_instruction(mnemonic):
                 storage.matmul_written = True
             returned = None
             if "dst" in bound and bound["dst"] is None:  # topk names its results val_dst and idx_dst
-                returned = bound["dst"] = _result_for(rec, mnemonic, like, bound, dtype)
+                returned = bound["dst"] = _result_for(rec, mnemonic, rule, bound, dtype)
             keys, values = [], []
             for key, shaped in recorded:
                 value = bound[key]

@@ -14,11 +14,12 @@ import numbers
 
 import numpy as np
 
-from . import _dtypes
-from ._record import checked, recording
 from . import _record, _tensor
-from ._record import _state
-from ._tensor import DynSlice, NkiTensor
+from ._record import _state, checked, recording
+# NkiTensor's operators record assign, fill and the element-wise calls: they
+# are _tensor's, made public here.
+from ._tensor import (_ACTIVATION, _DMA_COPY, _DTYPES, _TENSOR_SCALAR, DynSlice, NkiTensor, _binary, _dtype,
+                      _int_dims, _result, _shape, _unary, assign, divide, fill, negative)  # noqa: F401
 
 # --- dtypes and buffers (NKI 0.6: DType = str) ------------------------------
 bool_ = "bool_"
@@ -86,40 +87,13 @@ def device_print(print_prefix, tensor):
     pass  # nothing to print at record time; run the recorded program and dump instead
 
 
-# The instructions nki.language records: mnemonic and parameter names (_record.Form).
-_ACTIVATION = _record.form('activation', ('dst', 'op', 'data'))
-_DMA_COPY = _record.form('dma_copy', ('dst', 'src'))
-_MEMSET = _record.form('memset', ('dst', 'value'))
+
+# The instruction nki.language's reductions record (_record.Form).
 _TENSOR_REDUCE = _record.form('tensor_reduce', ('dst', 'op', 'data', 'axis', 'negate', 'keepdims'))
-_TENSOR_SCALAR = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0'))
-_TENSOR_SCALAR_REVERSE = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0', 'reverse0'))
-_TENSOR_TENSOR = _record.form('tensor_tensor', ('dst', 'data1', 'data2', 'op'))
 
 
 # --- tensors -----------------------------------------------------------------
 _REGIONS = (sbuf, psum, hbm, private_hbm, shared_hbm)
-# dtype strings (names and aliases) -> NKI's spelling, without _dtypes.canonical's checks
-_DTYPES = {name: _dtypes.canonical(name) for name in list(_dtypes.TABLE) + list(_dtypes._ALIASES)
-           if _dtypes.canonical(name)}
-
-
-def _dtype(dtype, what="dtype"):
-    name = _dtypes.canonical(dtype)
-    if name is None:
-        raise recording().error(f"{what} {dtype!r} is not one nisa models (float32, bfloat16, float16, tfloat32, the "
-                                "float8 types, int8/16/32, uint8/16/32, bool_)")
-    return name
-
-
-def _shape(shape):
-    if type(shape) is tuple and builtins.all(type(d) is int for d in shape):
-        return shape  # the common case, without the numbers.Integral ABC checks
-    dims = (shape,) if isinstance(shape, numbers.Integral) else shape
-    if not isinstance(dims, (tuple, list)) or not builtins.all(isinstance(d, numbers.Integral) for d in dims):
-        raise recording().error(f"shape {shape!r}: expected a tuple of integers")
-    return tuple(int(d) for d in dims)
-
-
 def new_tensor(shape, dtype, buffer=sbuf, name="", hint=None):
     rec = _state.recording or recording()
     if buffer not in _REGIONS:
@@ -134,13 +108,6 @@ def new_tensor(shape, dtype, buffer=sbuf, name="", hint=None):
 
 
 _HBM = (hbm, private_hbm, shared_hbm)
-
-
-def _int_dims(shape):
-    for d in shape:
-        if d.__class__ is not int:
-            return False
-    return True
 
 
 def ndarray(shape, dtype, buffer=sbuf, name="", address=None):
@@ -174,23 +141,6 @@ def empty_like(x, dtype=None, buffer=None, name=""):
     return _ndarray(x.shape, dtype or x.dtype, buffer or x.buffer, name)
 
 
-def fill(target, value):
-    rec = _state.recording or recording()
-    if not target.storage.on_chip:
-        raise rec.error("filling an HBM tensor with a value is not modeled: fill an SBUF tile and store it")
-    rec.put(_MEMSET, (target, value))
-
-
-def _result(shape, dtype, hint):
-    rec = _state.recording or recording()
-    dtype = (_DTYPES.get(dtype) if dtype.__class__ is str else None) or _dtype(dtype)
-    if shape.__class__ is not tuple or not _int_dims(shape):
-        shape = _shape(shape)
-    storage = rec.new_storage(sbuf, dtype, shape, hint or "sb_")
-    storage.fresh_result = len(rec.instructions)
-    return NkiTensor(storage)
-
-
 # --- moving data -------------------------------------------------------------
 def load(src, dtype=None):
     rec = _state.recording or recording()
@@ -221,38 +171,6 @@ def store(dst, value):
     rec.put(_DMA_COPY, (dst, value))
 
 
-def assign(target, value):
-    """`target[...] = value`. A value just returned by one instruction is
-    written there by that instruction directly (no copy), as NKI does."""
-    rec = _state.recording or recording()
-    s = value.storage
-    last = len(rec.instructions) - 1
-    if (s.fresh_result == last and not s.aliased and _tensor._RAW["is_whole"](value) and target.storage.on_chip and
-            _partitions(value) == _partitions(target) and
-            _per_partition(value) == _per_partition(target)):
-        instruction = rec.instructions[last]
-        writes = instruction.writes
-        instruction.values = tuple(target if key in writes and getattr(value, "storage", None) is s else value
-                                   for key, value in zip(instruction.form.keys, instruction.values))
-        t = target.storage
-        t.first_use = last if t.first_use is None else t.first_use
-        t.last_use = last
-        t.written = True
-        s.first_use = s.last_use = None
-        value._retarget(target)
-        t.aliased = True
-        return
-    _copy_into(target, value)
-
-
-def _copy_into(dst, src):
-    rec = _state.recording or recording()
-    if dst.storage.on_chip and src.storage.on_chip:
-        rec.put(_ACTIVATION, (dst, "copy", src))
-    else:
-        rec.put(_DMA_COPY, (dst, src))
-
-
 def copy(x, dtype=None):
     rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "copy")
@@ -273,75 +191,6 @@ def expand_dims(x, axis):
 
 
 # --- element-wise arithmetic ---------------------------------------------------
-def _promote(a, b):
-    if a == b:
-        return a
-    if _dtypes.is_float(a) or _dtypes.is_float(b):
-        return float32
-    return a if _dtypes.size(a) >= _dtypes.size(b) else b
-
-
-def _partitions(t):
-    shape = t._shape
-    return shape[0] if shape else 1
-
-
-def _per_partition(t):
-    n = 1
-    for d in t._shape[1:]:
-        n *= d
-    return n
-
-
-def _is_column(t, other):
-    return _per_partition(t) == 1 and _per_partition(other) > 1
-
-
-def _broadcast_pair(rec, x, y):
-    if x.ndim != y.ndim:
-        raise rec.error(f"shapes {x.shape} and {y.shape}: element-wise operands need the same rank")
-    if x.shape[0] != y.shape[0]:
-        raise rec.error(f"shapes {x.shape} and {y.shape}: the partition dimensions differ")
-    shape = []
-    for a, b in zip(x.shape, y.shape):
-        if a != b and 1 not in (a, b):
-            raise rec.error(f"shapes {x.shape} and {y.shape} do not broadcast")
-        shape.append(builtins.max(a, b))
-    shape = tuple(shape)
-    broadcast = _tensor._RAW["broadcast_to"]
-    return broadcast(x, shape), broadcast(y, shape)
-
-
-def _binary(op, x, y, dtype=None):
-    rec = _state.recording or recording()
-    xt, yt = isinstance(x, NkiTensor), isinstance(y, NkiTensor)
-    if not (xt or yt):
-        raise rec.error(f"nl.{op} needs at least one tile")
-    if xt and not x.storage.on_chip or yt and not y.storage.on_chip:
-        raise rec.error(f"nl.{op}: operands must be SBUF or PSUM tiles, not an HBM tensor (load it first)")
-    if xt and yt:
-        out_dtype = _dtype(dtype) if dtype is not None else _promote(x.storage.dtype, y.storage.dtype)
-        same_partitions = _partitions(x) == _partitions(y)
-        if same_partitions and _is_column(y, x):
-            out = _result(x._shape, out_dtype, op)
-            rec.put(_TENSOR_SCALAR, (out, x, op, y))
-            return out
-        if same_partitions and _is_column(x, y):
-            out = _result(y._shape, out_dtype, op)
-            rec.put(_TENSOR_SCALAR_REVERSE, (out, y, op, x, True))
-            return out
-        a, b = _broadcast_pair(rec, x, y)
-        out = _result(a.shape, out_dtype, op)
-        rec.put(_TENSOR_TENSOR, (out, a, b, op))
-        return out
-    tile, scalar = (x, y) if xt else (y, x)
-    if not isinstance(scalar, numbers.Number):
-        raise rec.error(f"nl.{op}: {type(scalar).__name__} is neither a tile nor a number")
-    out = _result(tile._shape, _dtype(dtype) if dtype is not None else tile.storage.dtype, op)
-    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, float(scalar), not xt))
-    return out
-
-
 def _make_binary(op):
     def fn(x, y, dtype=None):
         return _binary(op, x, y, dtype)
@@ -374,28 +223,6 @@ logical_or = _make_binary("logical_or")
 logical_xor = _make_binary("logical_xor")
 
 
-def divide(x, y, dtype=None):
-    """x / y. nisa's ALU has no divide: a number divisor becomes a multiply by
-    its reciprocal, a tile divisor a reciprocal activation then a multiply."""
-    rec = _state.recording or recording()
-    if isinstance(y, numbers.Number):
-        return _binary("multiply", x, 1.0 / float(y), dtype)
-    if not isinstance(y, NkiTensor):
-        raise rec.error("nl.divide: the divisor must be a tile or a number")
-    inverse = _unary("reciprocal", y, float32)
-    return _binary("multiply", x, inverse, dtype if dtype is not None else
-                   (x.dtype if isinstance(x, NkiTensor) else y.dtype))
-
-
-def _unary(function, x, dtype=None):
-    rec = _state.recording or recording()
-    if not isinstance(x, NkiTensor) or not x.storage.on_chip:
-        raise rec.error(f"nl.{function} takes an SBUF or PSUM tile")
-    out = _result(x._shape, _dtype(dtype) if dtype is not None else x.storage.dtype, function)
-    rec.put(_ACTIVATION, (out, function, x))
-    return out
-
-
 def _make_unary(function):
     def fn(x, dtype=None):
         return _unary(function, x, dtype)
@@ -412,10 +239,6 @@ for _name in _ACTIVATIONS:
 del _name
 prelu = "prelu"
 bypass = "bypass"
-
-
-def negative(x, dtype=None):
-    return _binary("multiply", x, -1.0, dtype)
 
 
 def invert(x, dtype=None):
@@ -484,11 +307,15 @@ def _not_modeled(name, why):
     return fn
 
 
-for _name, _why in [("matmul", "it needs nc_matmul"), ("transpose", "it needs nc_transpose"),
-                    ("load_transpose2d", "it needs dma_transpose"), ("gather_flattened", "it needs local_gather"),
+for _name, _why in [("matmul", "not lowered yet; call nisa.nc_matmul"),
+                    ("transpose", "not lowered yet; call nisa.nc_transpose"),
+                    ("load_transpose2d", "not lowered yet; call nisa.dma_transpose"),
+                    ("gather_flattened", "not lowered yet; call nisa.local_gather"),
+                    ("dropout", "not lowered yet; call nisa.dropout"),
+                    ("rand", "not lowered yet; call nisa.rng or nisa.rand2"),
+                    ("random_seed", "not lowered yet; call nisa.set_rng_seed"),
                     ("where", "not lowered yet"), ("var", "not lowered yet"), ("all", "not lowered yet"),
-                    ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("dropout", "it needs dropout"),
-                    ("rand", "it needs rng"), ("random_seed", "it needs set_rng_seed"), ("cos", "not lowered yet"),
+                    ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("cos", "not lowered yet"),
                     ("tan", "not lowered yet"), ("ceil", "not lowered yet"), ("floor", "not lowered yet"),
                     ("trunc", "not lowered yet"), ("fmod", "not lowered yet"), ("mod", "not lowered yet"),
                     ("logical_not", "not lowered yet"), ("shared_constant", "not modeled"),
@@ -516,10 +343,10 @@ NUMPY_OPS = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np
 # kernel call.
 _RAW = {}
 for _name, _fn in list(globals().items()):
-    if inspect.isfunction(_fn) and _fn.__module__ == __name__ and not _name.startswith("_"):
+    if inspect.isfunction(_fn) and _fn.__module__ in (__name__, _tensor.__name__) and not _name.startswith("_"):
         _RAW[_name] = _fn
         globals()[_name] = checked(_fn, f"nl.{_name}")
+        globals()[_name].__module__ = __name__  # nki.language's, wherever it is written
 del _name, _fn
 _new_tensor, _ndarray, _full, _zeros, _fill, _copy, _is_hbm, _is_on_chip, _assign = (
     _RAW[n] for n in ("new_tensor", "ndarray", "full", "zeros", "fill", "copy", "is_hbm", "is_on_chip", "assign"))
-_tensor._LANGUAGE.update(_RAW)
