@@ -194,6 +194,26 @@ py::dict profile_rows(const Program& program, const Timeline& timeline) {
   return result;
 }
 
+// `inputs` ({bytes: ndarray}, as nisa/__init__.py hands them over) as the
+// run pipeline takes them; with `in_place`, an input no instruction writes may
+// read the array itself. Each entry keeps a reference to its array.
+std::vector<GivenInput> given_arrays(const Program& program, const py::dict& inputs, bool in_place) {
+  std::vector<GivenInput> given;
+  for (const auto& [key, value] : inputs) {
+    if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
+      throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
+    const py::array array = py::reinterpret_borrow<py::array>(value);
+    GivenInput g{key.cast<std::string>(),
+                 [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
+                   fill_from_array(program.file, d, array, storage);
+                 },
+                 nullptr};
+    if (in_place) g.in_place = [&program, array](const TensorDecl& d) { return array_in_place(program.file, d, array); };
+    given.push_back(std::move(g));
+  }
+  return given;
+}
+
 // Python's pending signals, asked from the run (GIL released) every
 // Interruption::kPollInterval: a handler that raises (Ctrl-C's
 // KeyboardInterrupt) stops the run between two steps.
@@ -217,17 +237,7 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   if (!loaded.source_path.empty()) request.read_files.push_back(loaded.source_path);
   if (!request.trace_file.empty()) check_outputs_before_run(program, request);
 
-  std::vector<GivenInput> given;
-  for (const auto& [key, value] : inputs) {
-    if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
-      throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
-    const py::array array = py::reinterpret_borrow<py::array>(value);
-    given.push_back({key.cast<std::string>(),
-                     [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
-                       fill_from_array(program.file, d, array, storage);
-                     },
-                     [&program, array](const TensorDecl& d) { return array_in_place(program.file, d, array); }});
-  }
+  std::vector<GivenInput> given = given_arrays(program, inputs, true);
   check_hbm_limit(program, hbm_limit > 0 ? hbm_limit : default_hbm_limit(), InputOrigin::python);
   Machine machine = make_machine(spec, program);
   {
@@ -323,17 +333,7 @@ py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py:
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
   const Program& program = loaded.program;
-  std::vector<GivenInput> given;
-  for (const auto& [key, value] : inputs) {
-    if (!py::isinstance<py::bytes>(key) || !py::isinstance<py::array>(value))
-      throw InputError("inputs: error: expected {bytes: numpy.ndarray} (nisa.run converts its inputs)");
-    const py::array array = py::reinterpret_borrow<py::array>(value);
-    given.push_back({key.cast<std::string>(),
-                     [&program, array](const TensorDecl& d, std::span<uint8_t> storage) {
-                       fill_from_array(program.file, d, array, storage);
-                     },
-                     nullptr});
-  }
+  std::vector<GivenInput> given = given_arrays(program, inputs, false);
   check_hbm_limit(program, default_hbm_limit(), InputOrigin::python);
   auto machine = std::make_shared<Machine>(make_machine(spec, program));
   bind_inputs(program, program.file, given, *machine, InputOrigin::python);  // copied: the views outlive the arrays
