@@ -349,10 +349,10 @@ class Mix:
         return self.weights.get(getattr(block, "__name__", ""), default)
 
 
-def generate(seed):
+def generate(seed, mix=None):
     """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
     diff tolerance and what `nisa run --strict` should do)."""
-    text, inputs = build(seed)
+    text, inputs = build(seed, mix)
     expected, machine = nki_ref.run_program(text, inputs)
     checks = {"rtol": 1e-5, "atol": 1e-6,
               "strict_fault_line": machine.hazard[0] if machine.hazard else None,
@@ -426,16 +426,27 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out")
+    ap.add_argument("--mix", choices=["default", "lockstep"], default="default",
+                    help="lockstep: lockstep.LOCKSTEP_MIX's programs (more blocks, every instruction often)")
+    ap.add_argument("--text-only", action="store_true", help="write prog.nasm and inputs only (no model run)")
     ap.add_argument("--stats", action="store_true", help="print what the programs cover instead of writing them")
     args = ap.parse_args(argv)
+    mix = None
+    if args.mix == "lockstep":
+        import lockstep  # noqa: E402 (it imports this module)
+        mix = lockstep.LOCKSTEP_MIX
     if args.stats:
-        count = coverage(generate(program_seed(args.seed, k))[0] for k in range(args.count))
+        count = coverage(build(program_seed(args.seed, k), mix)[0] for k in range(args.count))
         for key in sorted(count):
             print(f"{count[key]:7d}  {key}")
         return 0
     for k in range(args.count):
-        text, inputs, expected, tol = generate(program_seed(args.seed, k))
-        write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)
+        if args.text_only:
+            text, inputs = build(program_seed(args.seed, k), mix)
+            write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, {}, {})
+        else:
+            text, inputs, expected, tol = generate(program_seed(args.seed, k), mix)
+            write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)
     return 0
 
 

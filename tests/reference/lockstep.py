@@ -64,6 +64,13 @@ LOCKSTEP_MIX = gen_programs.Mix(
     blocks=(14, 20))
 
 
+# The instructions with a written operand that may be in HBM (the spec's timeline
+# written_operands and operand memories): dma_copy and dma_compute.
+_WRITTEN = set(nasm_reader.SPEC["cost"]["timeline"]["written_operands"])
+HBM_WRITERS = {i["name"] for i in nasm_reader.SPEC["instructions"]
+               if any(o["name"] in _WRITTEN and "hbm" in o.get("memories", ()) for o in i["operands"])}
+
+
 class LockstepMachine(Machine):
     """The model's machine, noting what each instruction writes (for the coverage count)."""
 
@@ -292,9 +299,9 @@ class Lockstep:
 
     def hbm_written(self, ins):
         """The HBM tensors compared after `ins`: only DMA writes HBM (S1.6), and then those of
-        its operands (a dma_copy dst, dma_compute's dst and srcs). Every HBM tensor is compared
+        its operands (a dma_copy dst, dma_compute's dst and srcs: HBM_WRITERS). Every HBM tensor is compared
         once more after the last instruction (final_check)."""
-        if ins.mnemonic not in ("dma_copy", "dma_compute"):
+        if ins.mnemonic not in HBM_WRITERS:
             return ()
         names = {v.name for v in ins.ops.values() if hasattr(v, "dims")}
         names |= {v.name for v in ins.ops.get("srcs", ()) if hasattr(v, "dims")}
