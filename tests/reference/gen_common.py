@@ -15,7 +15,8 @@ class Block(NamedTuple):
     """A random block of an instruction module (BLOCKS): `emit(b)` declares and loads its
     operands, emits the instruction(s) and stores what they wrote. `weight` is its share in
     gen_programs' programs, `lockstep` its weight in lockstep.LOCKSTEP_MIX (None: `weight`),
-    `needs(b)` which programs may have it (by arch; None: all). `order` is its place in
+    `needs(b)` which programs may have it (by arch; None: all, or for a new block the archs
+    the spec gives the instruction). `order` is its place in
     gen_programs.BLOCKS, whose order the random stream depends on: the blocks that existed
     before issue 26 keep their old places (so every seed still gives the same program); a
     new block leaves it out and comes after them, in spec order."""

@@ -5,7 +5,8 @@ name: `instructions/<name>.py` holds
   <name>(m, o)         its NumPy semantics on a ref_machine.Machine (the function
                        named like the file and the instruction)
   BLOCKS               its random blocks (gen_common.Block: emitter, weight, arch
-                       need, table order, lockstep weight), or
+                       need (default: the spec's archs), table order, lockstep
+                       weight), or
   EMITTED_BY           where its instances come from when another block emits it
                        (accumulator chains, loads and stores, a sibling's block)
   ULP_BUDGET           the lockstep's ulp budget when not 0: a number, or a
@@ -39,9 +40,27 @@ for _info in sorted(pkgutil.iter_modules([os.path.dirname(os.path.abspath(__file
 SEMANTICS = {name: getattr(module, name) for name, module in MODULES.items() if callable(getattr(module, name, None))}
 
 
+_ARCH_VERSION = {a["name"]: a["version"] for a in nasm_reader.SPEC["archs"]}
+_MIN_ARCH = {i["name"]: i["arch"] for i in nasm_reader.SPEC["instructions"]}
+
+
+def _spec_needs(name):
+    """needs(b) from the spec: programs whose arch has the instruction (None: every arch)."""
+    version = _ARCH_VERSION.get(_MIN_ARCH.get(name), 0)
+    if version <= min(_ARCH_VERSION.values()):
+        return None
+
+    def needs(b):
+        return _ARCH_VERSION[b.arch] >= version
+    needs.__name__ = f"has_{_MIN_ARCH[name]}"
+    return needs
+
+
 def blocks():
     """[(Block, sort key)] of every module, the key placing a block in gen_programs' table:
-    its recorded `order`, or (new blocks) after every recorded one, in spec order."""
+    its recorded `order`, or (new blocks) after every recorded one, in spec order. A new
+    block without `needs` runs on the archs the spec gives the instruction (a block with
+    an `order` keeps what it says: exponential's falls back to reciprocal before trn3)."""
     out = []
     for name, module in MODULES.items():
         for k, block in enumerate(getattr(module, "BLOCKS", ())):
@@ -49,6 +68,8 @@ def blocks():
                 key = (block.order, 0, 0)
             else:
                 key = (float("inf"), _SPEC_INDEX.get(name, len(SPEC_NAMES)), k)
+                if block.needs is None:
+                    block = block._replace(needs=_spec_needs(name))
             out.append((block, key))
     return out
 
