@@ -14,33 +14,22 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import instructions  # noqa: E402 (one module per instruction, with its random blocks)
 import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
 from gen_builder import ProgramBuilder  # noqa: E402
-from gen_instructions import (FLOATS, INTS, any_dtype, compute_mem, emit_iota, emit_memset, emit_nonzero_with_count,  # noqa: E402
-                              emit_range_select, emit_select_reduce, emit_tensor_copy_predicated,
-                              emit_tensor_reduce, emit_tensor_scalar, emit_tensor_tensor, range_select_operands)
-from gen_instructions import emit_iota_pattern, emit_tensor_reduce_axes  # noqa: E402
-from gen_instructions import emit_nc_matmul, emit_nc_transpose, emit_tensor_copy  # noqa: E402
-from gen_vecops import VECOPS_BLOCKS  # noqa: E402 (issue 13, vecops batch)
-from gen_instructions import (emit_bn_aggr, emit_bn_stats, emit_max8, emit_nc_find_index8,  # noqa: E402
-                              emit_nc_match_replace8, emit_sequence_bounds, emit_topk)
-from gen_instructions import emit_dma_transpose, emit_local_gather, emit_nc_n_gather, emit_nc_stream_shuffle  # noqa: E402
-from gen_instructions import emit_dropout, emit_rand2, emit_rand_state, emit_rng  # noqa: E402
-from gen_instructions import emit_nc_matmul_mx, emit_quantize_mx  # noqa: E402
-from gen_instructions import emit_dma_compute  # noqa: E402
-from gen_scalar import emit_scalar_acc  # noqa: E402
+from gen_common import FLOATS, INTS, any_dtype, compute_mem  # noqa: E402
+from instructions.activate2 import emit_activate2  # noqa: E402
+from instructions.activation import emit_activation  # noqa: E402
+from instructions.iota import emit_iota  # noqa: E402
+from instructions.memset import emit_memset  # noqa: E402
+from instructions.range_select import emit_range_select, range_select_operands  # noqa: E402
+from instructions.select_reduce import emit_select_reduce  # noqa: E402
+from instructions.tensor_scalar import emit_tensor_scalar  # noqa: E402
+from instructions.tensor_tensor import emit_tensor_tensor  # noqa: E402
 
 ARCHS = [("trn1", 0.07), ("inf2", 0.03), ("trn2", 0.5), ("trn3", 0.4)]
-
-
-def has_v3(b):
-    return b.arch in ("trn2", "trn3")
-
-
-def has_v4(b):
-    return b.arch == "trn3"
 
 
 # ---- blocks: a few instructions with their loads and stores ----
@@ -70,6 +59,16 @@ def block_psum_wide(b):
     else:
         b.instr("activation", dst=out, op=b.pick(["tanh", "relu", "square"]), data=t, scale=0.5)
     b.store(out)
+
+
+def emit_scalar_acc(b, s, c, cmd, with_res, reduce_op="add"):
+    """activation (add only) or, on trn3, activate2: whichever can take reduce_op."""
+    if b.arch == "trn3" and (reduce_op != "add" or b.chance(0.5)):
+        if cmd == "idle" and b.chance(0.5):
+            reduce_op = None
+        emit_activate2(b, s, c, cmd, with_res, reduce_op)
+    else:
+        emit_activation(b, s, c, cmd, with_res, positive=cmd in ("reduce", "reset_reduce"))
 
 
 def block_vector_acc(b):
@@ -301,26 +300,25 @@ def block_alias(b):
         b.store(a)
 
 
-BLOCKS = [  # (block, weight, needs)
-    (block_dma, 1.0, None), (emit_memset, 1.0, None), (emit_iota, 0.8, None),
-    (emit_nonzero_with_count, 1.0, has_v3), (emit_tensor_copy_predicated, 1.2, None),
-    (block_vector_acc, 1.5, None), (block_scalar_acc, 1.5, None), (emit_tensor_scalar, 1.2, None),
-    (emit_tensor_tensor, 1.0, None), (emit_tensor_reduce, 1.0, None), (block_vector_chain, 1.2, None),
-    (block_scalar_chain, 1.2, None), (block_rept, 0.8, None), (block_alias, 0.5, None),
-    (block_psum_wide, 0.3, None), (block_overwrite, 2.0, None),  # issue 16: dead stores (S14.1)
-    (emit_iota_pattern, 0.6, None), (emit_tensor_reduce_axes, 0.8, None),  # NKI 0.6 signatures
-    (emit_tensor_copy, 1.0, None), (emit_nc_matmul, 1.0, None), (emit_nc_transpose, 0.8, None),  # issue 13: Tensor Engine
-] + VECOPS_BLOCKS
-BLOCKS += [  # issue 13: statistics and selection (S4.30-S4.35)
-    (emit_bn_stats, 0.5, None), (emit_bn_aggr, 0.5, None), (emit_max8, 0.5, None), (emit_nc_find_index8, 0.5, None),
-    (emit_nc_match_replace8, 0.5, None), (emit_sequence_bounds, 0.4, None), (emit_topk, 0.4, None),
-    (emit_dma_transpose, 0.6, None), (emit_nc_stream_shuffle, 0.6, None),  # issue 13 data movement (S11)
-    (emit_local_gather, 0.5, None), (emit_nc_n_gather, 0.5, None),
-    (emit_rng, 0.5, None), (emit_rand2, 0.5, has_v4), (emit_dropout, 0.6, None),  # issue 13 random numbers (S11.5)
-    (emit_rand_state, 0.4, has_v3),
-    (emit_quantize_mx, 0.5, has_v4), (emit_nc_matmul_mx, 0.5, has_v4),  # issue 13 MX (S13)
-    (emit_dma_compute, 0.6, None),  # issue 13 DMA compute (S12.1)
+# The blocks of several instructions (accumulator chains, .rept, aliases, DMA);
+# each instruction's own blocks are in its module (instructions/<name>.py, BLOCKS).
+# `order` is each block's place in the table from before issue 26 (the random
+# stream depends on the order); see gen_common.Block.
+PROGRAM_BLOCKS = [  # (block, weight, order)
+    (block_dma, 1.0, 0), (block_vector_acc, 1.5, 5), (block_scalar_acc, 1.5, 6), (block_vector_chain, 1.2, 10),
+    (block_scalar_chain, 1.2, 11), (block_rept, 0.8, 12), (block_alias, 0.5, 13), (block_psum_wide, 0.3, 14),
+    (block_overwrite, 2.0, 15),  # issue 16: dead stores (S14.1)
 ]
+
+
+def _table():
+    rows = [((order, 0, 0), block, weight, None) for block, weight, order in PROGRAM_BLOCKS]
+    rows += [(key, blk.emit, blk.weight, blk.needs) for blk, key in instructions.blocks()]
+    rows.sort(key=lambda row: row[0])
+    return [(block, weight, needs) for _, block, weight, needs in rows]
+
+
+BLOCKS = _table()  # (block, weight, needs)
 
 
 def build(seed, mix=None):
@@ -351,10 +349,10 @@ class Mix:
         return self.weights.get(getattr(block, "__name__", ""), default)
 
 
-def generate(seed):
+def generate(seed, mix=None):
     """One program: (text, inputs {name: array}, expected {name: array}, checks dict: the
     diff tolerance and what `nisa run --strict` should do)."""
-    text, inputs = build(seed)
+    text, inputs = build(seed, mix)
     expected, machine = nki_ref.run_program(text, inputs)
     checks = {"rtol": 1e-5, "atol": 1e-6,
               "strict_fault_line": machine.hazard[0] if machine.hazard else None,
@@ -428,16 +426,27 @@ def main(argv=None):
     ap.add_argument("--count", type=int, default=10)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--out")
+    ap.add_argument("--mix", choices=["default", "lockstep"], default="default",
+                    help="lockstep: lockstep.LOCKSTEP_MIX's programs (more blocks, every instruction often)")
+    ap.add_argument("--text-only", action="store_true", help="write prog.nasm and inputs only (no model run)")
     ap.add_argument("--stats", action="store_true", help="print what the programs cover instead of writing them")
     args = ap.parse_args(argv)
+    mix = None
+    if args.mix == "lockstep":
+        import lockstep  # noqa: E402 (it imports this module)
+        mix = lockstep.LOCKSTEP_MIX
     if args.stats:
-        count = coverage(generate(program_seed(args.seed, k))[0] for k in range(args.count))
+        count = coverage(build(program_seed(args.seed, k), mix)[0] for k in range(args.count))
         for key in sorted(count):
             print(f"{count[key]:7d}  {key}")
         return 0
     for k in range(args.count):
-        text, inputs, expected, tol = generate(program_seed(args.seed, k))
-        write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)
+        if args.text_only:
+            text, inputs = build(program_seed(args.seed, k), mix)
+            write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, {}, {})
+        else:
+            text, inputs, expected, tol = generate(program_seed(args.seed, k), mix)
+            write_program(os.path.join(args.out, f"prog_{k}"), text, inputs, expected, tol)
     return 0
 
 

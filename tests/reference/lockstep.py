@@ -18,8 +18,9 @@ except what S5 leaves to the implementation: the transcendental activation
 functions (every S5 function but copy/identity, square, relu, prelu, abs,
 sign, reciprocal and sqrt, which are exact float32 operations) of
 `activation`, `activate2`, `activation_reduce` and `exponential` may differ
-by ACTIVATION_ULP ulp in what those instructions write (dst, the Scalar or
-Vector accumulator and reduce_res). A difference within the budget is counted
+by ref_common.ACTIVATION_ULP ulp in what those instructions write (dst, the
+Scalar or Vector accumulator and reduce_res). Each instruction's budget is
+its module's ULP_BUDGET (instructions/<name>.py; absent: 0). A difference within the budget is counted
 and the model then takes nisa's bytes, so the next instruction starts from one
 state. Everything else, sums included (S3, S4.28, S8.3, S12.1 fix their
 order), must agree in every bit: NaN payloads and the sign of zero too.
@@ -43,16 +44,11 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 REPO = os.path.abspath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, HERE)
 import gen_programs  # noqa: E402
+import instructions  # noqa: E402
 import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
 from ref_machine import Machine  # noqa: E402
-
-# S5: the activation functions that are one exact float32 operation (or none):
-# the model's float64 evaluation rounded once is that operation's result.
-EXACT_ACTIVATIONS = {"copy", "identity", "square", "relu", "prelu", "abs", "sign", "reciprocal", "sqrt"}
-ACTIVATION_INSTRUCTIONS = {"activation", "activate2", "activation_reduce"}
-ACTIVATION_ULP = 8  # transcendental S5 functions: rtol 1e-6 (8.4 ulp), what tests/interp/activation_accuracy_test holds nisa to
 
 # The programs the lockstep runs: the random blocks of gen_programs, weighted so that
 # every instruction of the spec is executed with nonzero results a few hundred times
@@ -60,23 +56,19 @@ ACTIVATION_ULP = 8  # transcendental S5 functions: rtol 1e-6 (8.4 ulp), what tes
 # per program). trn3 (v4) more often: rand2, quantize_mx, nc_matmul_mx, exponential need it.
 LOCKSTEP_MIX = gen_programs.Mix(
     archs=[("trn1", 0.05), ("inf2", 0.05), ("trn2", 0.3), ("trn3", 0.6)],
-    weights={
-        # the common ones, which other blocks' loads, stores and chains also give
-        "block_dma": 0.2, "emit_memset": 0.2, "emit_iota": 0.5, "emit_iota_pattern": 0.3, "block_rept": 0.3,
-        "block_alias": 0.2, "block_psum_wide": 0.1, "block_overwrite": 0.3, "block_vector_acc": 0.5,
-        "block_scalar_acc": 0.5, "block_vector_chain": 0.4, "block_scalar_chain": 0.4, "emit_tensor_scalar": 0.4,
-        "emit_tensor_tensor": 0.6, "emit_tensor_reduce": 0.7, "emit_tensor_reduce_axes": 0.4, "emit_nc_matmul": 0.8,
-        # the rare ones: one instance per block, some v4 (trn3) only
-        "emit_quantize_mx": 2.5, "emit_nc_matmul_mx": 1.5, "emit_rand2": 2.6, "emit_bn_aggr": 1.2,
-        "emit_sequence_bounds": 1.1, "emit_rand_state": 1.2, "emit_topk": 1.2, "emit_affine_select": 1.1,
-        "emit_exponential": 1.5, "emit_local_gather": 1.2, "emit_nc_find_index8": 1.5, "emit_nc_n_gather": 1.5,
-        "emit_dropout": 1.3, "emit_tensor_partition_reduce": 1.3, "emit_dma_compute": 1.2,
-        "emit_scalar_tensor_tensor": 1.2, "emit_max8": 1.2, "emit_nc_stream_shuffle": 1.3, "emit_reciprocal": 0.6,
-        "emit_tensor_tensor_scan": 1.4, "emit_tensor_copy": 1.5, "emit_tensor_scalar_reduce": 1.1,
-        "emit_dma_transpose": 1.2, "emit_tensor_scalar_cumulative": 0.9, "emit_activation_reduce": 1.3,
-        "emit_nc_match_replace8": 1.2, "emit_bn_stats": 0.2, "emit_rng": 0.3, "emit_nc_transpose": 1.2,
-        "emit_nonzero_with_count": 1.2},
+    # the blocks of several instructions, which other blocks' loads, stores and chains also
+    # give; each instruction's own blocks carry their lockstep weight (instructions/<name>.py)
+    weights={"block_dma": 0.2, "block_rept": 0.3, "block_alias": 0.2, "block_psum_wide": 0.1, "block_overwrite": 0.3,
+             "block_vector_acc": 0.5, "block_scalar_acc": 0.5, "block_vector_chain": 0.4, "block_scalar_chain": 0.4,
+             **instructions.lockstep_weights()},
     blocks=(14, 20))
+
+
+# The instructions with a written operand that may be in HBM (the spec's timeline
+# written_operands and operand memories): dma_copy and dma_compute.
+_WRITTEN = set(nasm_reader.SPEC["cost"]["timeline"]["written_operands"])
+HBM_WRITERS = {i["name"] for i in nasm_reader.SPEC["instructions"]
+               if any(o["name"] in _WRITTEN and "hbm" in o.get("memories", ()) for o in i["operands"])}
 
 
 class LockstepMachine(Machine):
@@ -113,44 +105,27 @@ class LockstepMachine(Machine):
             self.wrote_nonzero = True
 
 
-# Instructions that copy bits (S2.1, S4.2, S4.7, S4.21, S8.1, S8.4, S11): a NaN keeps its
-# payload. Elsewhere a NaN result is a NaN: arithmetic and conversions propagate NaN
-# (S2.1, S2.2) without saying which payload, so NaN against NaN passes there.
-BIT_COPIES = {"dma_copy", "dma_transpose", "nc_transpose", "nc_stream_shuffle", "local_gather", "nc_n_gather",
-              "dropout", "rand_get_state"}
-SAME_DTYPE_COPIES = {"tensor_copy": "src", "tensor_copy_predicated": "src", "affine_select": "on_true_tile"}
-
-
-def keeps_nan_payload(prog, ins):
-    if ins.mnemonic in BIT_COPIES:
-        return True
-    src = SAME_DTYPE_COPIES.get(ins.mnemonic)
-    view = ins.ops.get(src) if src else None
-    if not hasattr(view, "dims"):
-        return False
-    return prog.decls[view.name].dtype == prog.decls[ins.ops["dst"].name].dtype
-
+# Instructions that copy bits (S2.1, S4.2, S4.7, S4.21, S8.1, S8.4, S11) say so in their
+# module (KEEPS_NAN_PAYLOAD): a NaN keeps its payload. Elsewhere a NaN result is a NaN:
+# arithmetic and conversions propagate NaN (S2.1, S2.2) without saying which payload, so
+# NaN against NaN passes there.
+keeps_nan_payload = instructions.keeps_nan_payload
 
 # S2.1: "the sign of a zero produced by maximum/minimum is not specified": an instruction
 # with such an operator (or reduction, the Vector accumulator's of select_reduce and
-# range_select included) may give +0 where the model has -0 and the other way round.
+# range_select included: their modules' ZERO_SIGN_OPEN) may give +0 where the model has -0
+# and the other way round.
 MAX_MIN = {"maximum", "minimum", "relu"}  # relu is max(x, 0) (S2.5, S5)
-MAX_MIN_REDUCERS = {"select_reduce", "range_select"}
 
 
 def zero_sign_open(ins):
-    if ins.mnemonic in MAX_MIN_REDUCERS:
+    if instructions.zero_sign_open_always(ins):
         return True
     return any(isinstance(v, str) and v in MAX_MIN for v in ins.ops.values())
 
 
-def budget_of(ins):
-    """ulp allowed for this instruction's results (module docstring)."""
-    if ins.mnemonic in ACTIVATION_INSTRUCTIONS and ins.ops.get("op") not in EXACT_ACTIVATIONS:
-        return ACTIVATION_ULP
-    if ins.mnemonic == "exponential":
-        return ACTIVATION_ULP
-    return 0
+# ulp allowed for an instruction's results (module docstring): its module's ULP_BUDGET, else 0
+budget_of = instructions.ulp_budget
 
 
 # ---- values and ulp distances ----
@@ -324,9 +299,9 @@ class Lockstep:
 
     def hbm_written(self, ins):
         """The HBM tensors compared after `ins`: only DMA writes HBM (S1.6), and then those of
-        its operands (a dma_copy dst, dma_compute's dst and srcs). Every HBM tensor is compared
+        its operands (a dma_copy dst, dma_compute's dst and srcs: HBM_WRITERS). Every HBM tensor is compared
         once more after the last instruction (final_check)."""
-        if ins.mnemonic not in ("dma_copy", "dma_compute"):
+        if ins.mnemonic not in HBM_WRITERS:
             return ()
         names = {v.name for v in ins.ops.values() if hasattr(v, "dims")}
         names |= {v.name for v in ins.ops.get("srcs", ()) if hasattr(v, "dims")}

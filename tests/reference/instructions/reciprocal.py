@@ -1,0 +1,35 @@
+"""`reciprocal` (Vector), docs/SEMANTICS.md S4.27:
+the reference model's semantics and its random instances."""
+import numpy as np
+
+from gen_common import any_dtype, Block, compute_mem, float_dtype, INTS
+from ref_common import F32
+
+RULE = "S4.27"
+
+
+# ---- semantics ----
+
+def reciprocal(m, o):
+    """S4.27: 1.0 / data in float32."""
+    with np.errstate(all="ignore"):
+        m.write(o["dst"], (F32(1) / m.read(o["data"])).astype(F32))
+
+
+# ---- random programs ----
+
+def emit_reciprocal(b):
+    """nki.isa.reciprocal (S4.27): 1.0 / data in float32."""
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    dst = data if b.chance(0.15) and ddt not in INTS else b.tile(float_dtype(b), b.shifted(s, c), c, free,
+                                                                   compute_mem(b))
+    b.instr("reciprocal", dst=dst, data=data)
+    b.store(dst)
+
+
+BLOCKS = [Block(emit_reciprocal, 0.4, order=28, lockstep=0.6)]
