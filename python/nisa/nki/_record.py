@@ -365,23 +365,12 @@ class Recording:
         location = self.location()
         if writes.__class__ is not tuple:
             writes = tuple(writes)
-        token = self.token
         for key, value in zip(form.keys, values):
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
             written = key in writes
             for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
-                storage = getattr(one, "storage", None)
-                if storage is not None:
-                    if storage.token is not token or written and storage.unwritable:
-                        self._refuse(one, written, location)
-                    if storage.first_use is None:
-                        storage.first_use = index
-                    storage.last_use = index
-                    if written:
-                        storage.written = True
-                    elif storage.fresh_result is not None:
-                        storage.fresh_result = None  # read: its value is now needed where it is
+                self._use(one, written, index, location)
                 dynamic = getattr(one, "indirect", None)
                 if dynamic is not None:
                     self._use(dynamic[1], False, index, location)  # a runtime index tile is read
