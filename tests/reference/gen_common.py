@@ -137,12 +137,18 @@ def selection_data(b, dtype, c, n):
     return b.values(dtype, (c, n), -8, 8, specials=b.chance(0.3))
 
 
+def free_of_eight_or_more(b, limit):
+    """A free shape of at most about `limit` elements and at least 8 (what
+    max8 and the match instructions read), and its element count."""
+    free = b.free_shape(limit)
+    n = max(8, int(np.prod(free)))
+    return (free if int(np.prod(free)) == n else [n]), n
+
+
 def selection_operands(b):
     """(lanes, data tile, vals tile) with vals drawn mostly from data (duplicates, misses)."""
     s, c = b.lanes()
-    free = b.free_shape(120)
-    n = max(8, int(np.prod(free)))
-    free = free if int(np.prod(free)) == n else [n]
+    free, n = free_of_eight_or_more(b, 120)
     ddt = any_dtype(b)
     data = b.tile(ddt, s, c, free, compute_mem(b))
     stored = b.load(data, selection_data(b, ddt, c, n))

@@ -2,7 +2,7 @@
 the reference model's semantics and its random instances."""
 import numpy as np
 
-from gen_common import any_dtype, Block, compute_mem, selection_data
+from gen_common import any_dtype, Block, compute_mem, free_of_eight_or_more, selection_data
 from ref_common import F32, ranked
 
 RULE = "S4.32"
@@ -20,9 +20,7 @@ def max8(m, o):
 
 def emit_max8(b):
     s, c = b.lanes()
-    free = b.free_shape(200)
-    n = max(8, int(np.prod(free)))
-    free = free if int(np.prod(free)) == n else [n]
+    free, n = free_of_eight_or_more(b, 200)
     sdt = any_dtype(b)
     src = b.tile(sdt, s, c, free, compute_mem(b))
     b.load(src, selection_data(b, sdt, c, n))
