@@ -137,6 +137,18 @@ def selection_data(b, dtype, c, n):
     return b.values(dtype, (c, n), -8, 8, specials=b.chance(0.3))
 
 
+def general_data(b):
+    """(start, lanes, free shape, dtype, tile) of a data operand of any dtype
+    holding values in [-8, 8], with specials (inf, NaN, -0.0) now and then."""
+    s, c = b.lanes()
+    free = b.free_shape()
+    n = int(np.prod(free))
+    ddt = any_dtype(b)
+    data = b.tile(ddt, s, c, free, compute_mem(b))
+    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    return s, c, free, ddt, data
+
+
 def free_of_eight_or_more(b, limit):
     """A free shape of at most about `limit` elements and at least 8 (what
     max8 and the match instructions read), and its element count."""

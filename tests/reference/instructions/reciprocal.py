@@ -2,7 +2,7 @@
 the reference model's semantics and its random instances."""
 import numpy as np
 
-from gen_common import any_dtype, Block, compute_mem, float_dtype, INTS
+from gen_common import Block, compute_mem, float_dtype, general_data, INTS
 from ref_common import F32
 
 RULE = "S4.27"
@@ -20,12 +20,7 @@ def reciprocal(m, o):
 
 def emit_reciprocal(b):
     """nki.isa.reciprocal (S4.27): 1.0 / data in float32."""
-    s, c = b.lanes()
-    free = b.free_shape()
-    n = int(np.prod(free))
-    ddt = any_dtype(b)
-    data = b.tile(ddt, s, c, free, compute_mem(b))
-    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    s, c, free, ddt, data = general_data(b)
     dst = data if b.chance(0.15) and ddt not in INTS else b.tile(float_dtype(b), b.shifted(s, c), c, free,
                                                                    compute_mem(b))
     b.instr("reciprocal", dst=dst, data=data)

@@ -2,8 +2,8 @@
 the reference model's semantics and its random instances."""
 import numpy as np
 
-from gen_common import (ALU_SPELLINGS, any_dtype, BITVEC_ALU, Block, compute_mem, INTS, MORE_ALU_SPELLINGS,
-                        scalar_or_column, spelled, UNARY_ALU)
+from gen_common import (ALU_SPELLINGS, any_dtype, BITVEC_ALU, Block, compute_mem, general_data, INTS,
+                        MORE_ALU_SPELLINGS, scalar_or_column, spelled, UNARY_ALU)
 from ref_common import alu_stage, bit_stage, bits_of, column_bits, is_bitvec, write_bits
 
 RULE = "S4.10"
@@ -90,12 +90,7 @@ def pick_alu(b):
 def emit_tensor_scalar(b):
     if b.chance(0.25):
         return emit_tensor_scalar_bitvec(b)
-    s, c = b.lanes()
-    free = b.free_shape()
-    n = int(np.prod(free))
-    ddt = any_dtype(b)
-    data = b.tile(ddt, s, c, free, compute_mem(b))
-    b.load(data, b.values(ddt, (c, n), -8, 8, specials=b.chance(0.3)))
+    s, c, free, ddt, data = general_data(b)
     op0, op0_text = pick_alu(b)
     op1, op1_text = pick_alu(b) if b.chance(0.6) else (None, None)
     operand0, _ = scalar_or_column(b, s, c, -3, 3)
@@ -113,7 +108,7 @@ def emit_tensor_scalar(b):
     if b.chance(0.15):
         dst = data
     else:
-        dst = b.tile(any_dtype(b), b.shifted(s, c), c, free if b.chance(0.7) else [n], compute_mem(b))
+        dst = b.tile(any_dtype(b), b.shifted(s, c), c, free if b.chance(0.7) else [int(np.prod(free))], compute_mem(b))
     b.instr("tensor_scalar", dst=dst, **ops)
     b.store(dst)
 
