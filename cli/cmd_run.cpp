@@ -92,7 +92,7 @@ int command_run(const RunOptions& o) {
   std::optional<Timeline> timeline;
   std::string trace;
   if (o.profile || !o.trace_file.empty()) timeline = build_timeline(spec, loaded->model());
-  if (!o.trace_file.empty()) trace = trace_text(spec, loaded->model(), *timeline);
+  if (!o.trace_file.empty()) trace = trace_json(spec, loaded->model(), *timeline);
   write_run_outputs(program, machine, request, trace);
   clock.mark("outputs");
   if (o.profile) std::cout << profile_table(spec, loaded->model(), *timeline);

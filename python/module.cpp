@@ -267,7 +267,7 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
     const Program& model = loaded.model();
     const Timeline timeline = build_timeline(spec, model);
     if (profile) report = profile_rows(model, timeline);
-    const std::string json = request.trace_file.empty() ? std::string() : trace_text(spec, model, timeline);
+    const std::string json = request.trace_file.empty() ? std::string() : trace_json(spec, model, timeline);
     hold.unlock();
     if (!request.trace_file.empty()) {
       py::gil_scoped_release release;

@@ -8,7 +8,6 @@
 #include "npy.hpp"
 #include "numbers.hpp"
 #include "output_files.hpp"
-#include "profile_report.hpp"
 #include "run_inputs.hpp"
 
 namespace nisa {
@@ -94,10 +93,6 @@ void check_outputs_before_run(const Program& program, const OutputRequest& reque
       planned.add_output(request.dump_state_dir + "/" + name + ".npy", std::string_view(), "--dump-state");
   if (!request.trace_file.empty()) planned.add_output(request.trace_file, std::string_view(), request.trace_option);
   planned.check();
-}
-
-std::string trace_text(const Spec& spec, const Program& model, const Timeline& timeline) {
-  return trace_json(spec, model, timeline);
 }
 
 void write_run_outputs(const Program& program, const Machine& machine, const OutputRequest& request,

@@ -11,8 +11,6 @@
 
 #include "machine.hpp"
 #include "program.hpp"
-#include "spec.hpp"
-#include "timeline.hpp"
 
 namespace nisa {
 
@@ -28,11 +26,9 @@ struct OutputRequest {
 void check_outputs_before_run(const Program& program, const OutputRequest& request);
 
 // Writes every requested output, all or nothing. `trace` is the trace's
-// JSON when one is requested (trace_text).
+// JSON when one is requested (trace_json of profile_report.hpp).
 void write_run_outputs(const Program& program, const Machine& machine, const OutputRequest& request,
                        std::string_view trace = {});
 
-// The Chrome trace JSON of a whole program model (SEMANTICS S6).
-std::string trace_text(const Spec& spec, const Program& model, const Timeline& timeline);
 
 }  // namespace nisa
