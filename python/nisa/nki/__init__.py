@@ -27,14 +27,13 @@ import numpy as np
 from .. import Error
 from .. import assemble as _assemble_text
 from .. import run as _run_program
-from . import _dtypes, _record
+from . import _dtypes, _record, _spec
 from . import isa, language
 from ._tensor import NkiTensor, _render
 
 __all__ = ["install", "jit", "simulate", "to_nasm", "run", "Kernel", "isa", "language"]
 
-_PLATFORMS = {"trn1": "trn1", "inf2": "inf2", "gen2": "trn1", "trn2": "trn2", "gen3": "trn2", "trn3": "trn3",
-              "gen4": "trn3"}
+_PLATFORMS = _spec.PLATFORMS
 
 
 class Kernel:
@@ -57,6 +56,16 @@ class Kernel:
 
     def __call__(self, *args, **kwargs):
         return run(self, *args, **kwargs)
+
+    # nisa.nki's own calls, also as the kernel's methods: a test that did
+    # `import nki.isa as nisa` reaches them without the nisa package's name.
+    def to_nasm(self, *args, **kwargs):
+        """The .nasm text a call with these arguments records (nisa.nki.to_nasm)."""
+        return to_nasm(self, *args, **kwargs)
+
+    def run(self, *args, strict=None, profile=False, **kwargs):
+        """The call, with nisa.nki.run's strict= and profile= (nisa.nki.run)."""
+        return run(self, *args, strict=strict, profile=profile, **kwargs)
 
     def arch(self):
         target = self.target or os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE") or "trn2"
@@ -284,17 +293,34 @@ class _TensorAnnotation:
         return cls
 
 
+def _dtype_module():
+    """nki.dtype: NKI's dtypes (the nki.language ones: `nl.float32 == "float32"`),
+    which kernels also use as an annotation (`dtype: nki.dtype = nl.bfloat16`)."""
+    module = types.ModuleType("nki.dtype", "NKI's dtypes, as nki.language has them.")
+    for name in _dtypes.TABLE:
+        setattr(module, name, getattr(language, name))
+    return module
+
+
 def install():
     """Registers nisa.nki as the modules `nki`, `nki.isa` and `nki.language`
-    (and `nki.language`'s NKI-era aliases), replacing any already imported."""
+    (and nki.typing, nki.dtype, nki.isa.constants), replacing any already
+    imported. Everything nisa.nki offers is on `nki` too (to_nasm, run,
+    Error, and cpu_simulate as nki-library's test harness calls it), so a
+    kernel module's `import nki.isa as nisa` hides nothing."""
     nki = types.ModuleType("nki", __doc__)
     nki.__path__ = []  # a package, so that `import nki.isa` finds the submodules below
     nki.jit, nki.simulate, nki.isa, nki.language = jit, simulate, isa, language
-    nki.Kernel = Kernel
+    nki.cpu_simulate = simulate  # nki-library's harness: nki.cpu_simulate(kernel)[lnc](**inputs)
+    nki.to_nasm, nki.run, nki.install, nki.Error, nki.Kernel = to_nasm, run, install, Error, Kernel
     nki.typing = types.ModuleType("nki.typing", "Type annotations of NKI kernels (no effect when recording).")
     nki.typing.tensor = _TensorAnnotation
+    nki.dtype = _dtype_module()
+    isa.__path__ = []  # a package too: `from nki.isa.constants import dge_mode`
     sys.modules["nki"] = nki
     sys.modules["nki.typing"] = nki.typing
+    sys.modules["nki.dtype"] = nki.dtype
     sys.modules["nki.isa"] = isa
+    sys.modules["nki.isa.constants"] = isa.constants
     sys.modules["nki.language"] = language
     return nki

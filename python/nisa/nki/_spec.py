@@ -83,6 +83,9 @@ def result_rule(name):
 
 # --- machine ---------------------------------------------------------------------
 ARCHS = {a["name"]: a for a in SPEC["archs"]}
+# NKI's platform targets (@nki.jit(platform_target=...), NEURON_PLATFORM_TARGET_OVERRIDE) -> arch.
+PLATFORMS = {"trn1": "trn1", "inf2": "inf2", "gen2": "trn1", "trn2": "trn2", "gen3": "trn2", "trn3": "trn3",
+             "gen4": "trn3"}
 PARTITIONS = SPEC["partitions"]
 SBUF_PARTITION_BYTES = {name: a["sbuf_partition_bytes"] for name, a in ARCHS.items()}
 PSUM_PARTITION_BYTES = {name: a["psum_partition_bytes"] for name, a in ARCHS.items()}

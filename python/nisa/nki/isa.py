@@ -9,6 +9,7 @@ functions that raise nisa.Error at the kernel's line when called.
 """
 import inspect
 import numbers
+import types
 from enum import Enum
 
 from . import language as nl
@@ -57,6 +58,42 @@ class nc_version(Enum):
     gen2 = 2
     gen3 = 3
     gen4 = 4
+
+
+class dma_engine(Enum):
+    # NKI 0.6: which DMA engine moves an LNC=2 sendrecv's data (nisa does not
+    # model sendrecv: two cores, issue 28); here so that kernels naming it import.
+    dma = 1
+    gpsimd_dma = 2
+
+
+# NKI 0.6's older spellings of the engines (deprecated there for engine.X).
+tensor_engine, vector_engine, scalar_engine = engine.tensor, engine.vector, engine.scalar
+gpsimd_engine, unknown_engine = engine.gpsimd, engine.unknown
+
+# `nki.isa.constants`: the enum classes again, as nki-library imports them
+# (`from nki.isa.constants import oob_mode, dge_mode`, `nisa.constants.dge_mode.hwdge`).
+# nisa.nki.install() registers it as the module nki.isa.constants.
+constants = types.ModuleType("nki.isa.constants", "The nki.isa enum classes (engine, dge_mode, oob_mode, ...).")
+for _enum in (engine, reduce_cmd, dge_mode, oob_mode, matmul_perf_mode, nc_version, dma_engine):
+    setattr(constants, _enum.__name__, _enum)
+del _enum
+
+# Enum parameters NKI also takes as the enum's integer value (nki-library
+# passes `dge_mode=3` for dge_mode.none): parameter -> its enum class. The
+# spec's reduce_cmd_load is NKI's reduce_cmd with load_reduce.
+_NUMBERED_ENUMS = {"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "oob_mode": oob_mode}
+_BY_NUMBER = object()  # _make_instruction's mark of the _NUMBERED_ENUMS parameters
+
+
+def _numbered_enum(key, value):
+    """The .nasm name of enum parameter `key` given as its integer value."""
+    enum = _NUMBERED_ENUMS[key]
+    try:
+        return enum(int(value)).name
+    except ValueError:
+        values = ", ".join(f"{e.value} ({e.name})" for e in enum)
+        raise recording().error(f"{key}={int(value)} is not a {enum.__name__} value; NKI's are {values}") from None
 
 
 def get_nc_version():
@@ -184,6 +221,8 @@ def _value(key, value):
     kind = type(value)
     if kind is NkiTensor or kind is bool:
         return value
+    if key in _NUMBERED_ENUMS and isinstance(value, numbers.Integral):
+        return _numbered_enum(key, value)
     if key not in _SHAPED_KEYS:  # the common cases first, without ABC checks
         if kind is int or kind is float or kind is str:
             return value
@@ -245,8 +284,9 @@ def _make_instruction(mnemonic):
     known = frozenset(names)
     defaults = {p: d for p, d in params if d is not _REQUIRED}
     required = [p for p, d in params if d is _REQUIRED]
-    # The recorded parameters in order, each with whether _value may reshape it.
-    recorded = [(p, p in _SHAPED_KEYS) for p in names if p not in unrecorded]
+    # The recorded parameters in order, each with whether _value may reshape
+    # it (True), or turn an enum's integer value into its name (_BY_NUMBER).
+    recorded = [(p, _BY_NUMBER if p in _NUMBERED_ENUMS else p in _SHAPED_KEYS) for p in names if p not in unrecorded]
     matmul = mnemonic in _MATMULS
     writes = tuple(writes)
     forms = {}  # the recorded keys -> their Form
@@ -306,7 +346,8 @@ def _make_instruction(mnemonic):
                     continue
                 kind = value.__class__
                 if not (kind is NkiTensor or kind is bool or
-                        not shaped and (kind is str or kind is int or kind is float)):
+                        not shaped and (kind is str or kind is int or kind is float) or
+                        kind is str and shaped is _BY_NUMBER):
                     value = _value(key, value)
                     if value is None:
                         continue

@@ -11,10 +11,12 @@ import builtins
 import contextlib
 import inspect
 import numbers
+import os
 
 import numpy as np
 
-from . import _record, _tensor
+from . import _dtypes, _record, _spec, _tensor
+from ._objects import NKIObject  # noqa: F401 (nki.language.NKIObject)
 from ._record import _state, checked, recording
 # NkiTensor's operators record assign, fill and the element-wise calls: they
 # are _tensor's, made public here.
@@ -50,6 +52,41 @@ class _TileSize:
     gemm_moving_fmax = 512
     bn_stats_fmax = 512
     psum_num_banks = 8
+
+    # The SBUF figures are the arch's (the kernel's target while one is
+    # recorded, else NEURON_PLATFORM_TARGET_OVERRIDE's, else trn2), from the
+    # spec; nisa reserves no SBUF, so all of a partition is usable.
+    @property
+    def sbuf_fmax_bytes(self):
+        """Usable SBUF bytes per partition."""
+        return _spec.SBUF_PARTITION_BYTES[_target_arch()]
+
+    @property
+    def total_available_sbuf_size(self):
+        """NKI 0.6's older name of sbuf_fmax_bytes (per partition, despite the name)."""
+        return self.sbuf_fmax_bytes
+
+    @property
+    def sbuf_fmax(self):
+        """sbuf_fmax_bytes in float32 elements."""
+        return self.sbuf_fmax_bytes // 4
+
+    @property
+    def sbuf_size_bytes(self):
+        """SBUF bytes of all partitions together."""
+        return self.sbuf_fmax_bytes * _spec.PARTITIONS
+
+    # nisa places a tile at any byte offset; its own placement aligns tiles to
+    # 64 bytes (_record.ALIGN), which is what these say (the hardware's
+    # figures are not public).
+    psum_min_align = sbuf_min_align = _record.ALIGN
+
+
+def _target_arch():
+    rec = _state.recording
+    if rec is not None:
+        return rec.arch
+    return _spec.PLATFORMS.get(os.environ.get("NEURON_PLATFORM_TARGET_OVERRIDE") or "trn2", "trn2")
 
 
 tile_size = _TileSize()
