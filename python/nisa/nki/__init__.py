@@ -118,6 +118,7 @@ def _record_call(kernel, args, kwargs):
                 bound.arguments[name] = NkiTensor(storage)
         _refuse_shared_writes(params, inputs)
         result = fn(*bound.args, **bound.kwargs)
+        inputs.update(rec.constants)  # nl.shared_constant's arrays
         outputs, structure = _returned(rec, kernel, result)
         for storage in outputs:
             if storage.role == "scratch":
@@ -211,17 +212,22 @@ def _shares_memory(x, y):
 
 
 def _returned(rec, kernel, result):
-    """The HBM tensors a kernel returns, in order, and the shape of the result."""
+    """The HBM tensors a kernel returns, in order, and the shape of the
+    result. A view of an HBM tensor (a reshape, a slice, ...) returns its
+    tensor, and the view is taken of the run's array (_rebuild)."""
     outputs = []
 
     def walk(value):
         if isinstance(value, NkiTensor):
-            if value.storage.buffer != "hbm" or not value.is_whole():
-                raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns whole HBM tensors",
+            if value.storage.buffer != "hbm" or value.is_indirect():
+                raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns HBM tensors or views of "
+                                "them (without a runtime index)",
                                 _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
             if value.storage not in outputs:
                 outputs.append(value.storage)
-            return ("tensor", value.storage)
+            if value.is_whole():
+                return ("tensor", value.storage)
+            return ("view", (value.storage, value.offset, value.pattern))
         if isinstance(value, (tuple, list)):
             return (type(value), [walk(v) for v in value])
         if value is None:
@@ -236,9 +242,20 @@ def _rebuild(structure, arrays):
     kind, value = structure
     if kind == "tensor":
         return arrays[value.name]
+    if kind == "view":
+        return _view_of(arrays[value[0].name], value[1], value[2])
     if kind == "none":
         return None
     return kind(_rebuild(s, arrays) for s in value)
+
+
+def _view_of(array, offset, pattern):
+    """The elements a view (offset, ((stride, count), ...) in elements of the
+    row-major tensor) looks at, as a new array of the view's shape."""
+    flat = np.ascontiguousarray(array).reshape(-1)
+    shape = tuple(n for _, n in pattern)
+    strides = tuple(s * flat.itemsize for s, _ in pattern)
+    return np.lib.stride_tricks.as_strided(flat[offset:], shape, strides, writeable=False).copy()
 
 
 def _assemble(recorded):

@@ -152,7 +152,7 @@ class Storage:
 
     __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
                  "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
-                 "aliased", "matmul_written", "caller_array", "unwritable", "__weakref__")
+                 "aliased", "matmul_written", "caller_array", "unwritable", "address", "__weakref__")
 
     def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, token=None):
         # The token of the Recording that declared it (Recording.token): no
@@ -182,6 +182,7 @@ class Storage:
         # value when the kernel writes it (LANGUAGE.md 4), or why it cannot.
         self.caller_array = None
         self.unwritable = None
+        self.address = None  # on chip: the byte offset ndarray(address=) asked for (place_on_chip keeps it)
 
     def partition_bytes(self):
         n = 1
@@ -237,6 +238,7 @@ class Recording:
         self.arch = arch
         self.storages = []
         self.instructions = []
+        self.constants = []  # (storage, array): nl.shared_constant's tensors, inputs of the program
         self.token = object()  # what this call's storages carry (Storage.token)
         # Caches of location() and new_storage(), for this call only: id(code)
         # -> (code, {instruction offset: Location}, positions), the last code
@@ -403,13 +405,17 @@ class Recording:
     # --- the program ---------------------------------------------------------
     def place_on_chip(self):
         """Gives every on-chip tile used by an instruction a byte offset.
-        A tile takes fresh space while there is some (so strict mode still sees
-        bytes never written), then the lowest space (first fit) that no live
-        tile holds: a tile is live from its first to its last use. Tiles are
-        placed in order of first use, then of declaration. The live tiles sit
-        in a heap by last use (to retire them) and in a list by offset (for
-        first fit), so a program's n tiles take O(n log n) plus, once fresh
-        space is gone, a scan of the live tiles, which the capacity bounds."""
+        A tile placed by ndarray(address=...) keeps its address; two such
+        tiles may share bytes only while one of them is not in use
+        (_check_placed). Every other tile takes fresh space while there is
+        some (so strict mode still sees bytes never written), then the lowest
+        space (first fit) that no live tile holds: a tile is live from its
+        first to its last use. Tiles are placed in order of first use, then of
+        declaration. The live tiles sit in a heap by last use (to retire them)
+        and in a list by offset (for first fit), so a program's n tiles take
+        O(n log n) plus, once fresh space is gone, a scan of the live tiles,
+        which the capacity bounds (and, in a kernel that also places tiles by
+        address, a scan of those)."""
         by_buffer = {"sbuf": [], "psum": []}
         for i, s in enumerate(self.storages):
             if s.on_chip and s.first_use is not None:
@@ -419,6 +425,10 @@ class Recording:
         for buffer, capacity in (("sbuf", SBUF_PARTITION_BYTES[self.arch]), ("psum", PSUM_PARTITION_BYTES[self.arch])):
             tiles = by_buffer[buffer]
             tiles.sort()  # by first use, then declaration (never equal: the tiles are not compared)
+            placed = [tile for _, _, tile in tiles if tile.address is not None]
+            if placed:
+                self._check_placed(placed)
+                tiles = [entry for entry in tiles if entry[2].address is None]
             retire = []  # (last_use, declaration index, tile) of the live tiles
             starts, ends = [], []  # the live tiles' [start, end) byte ranges, by start (they never overlap)
             high_water = 0
@@ -430,21 +440,48 @@ class Recording:
                 while retire and retire[0][0] < first_use:
                     k = bisect_left(starts, heappop(retire)[2].offset)
                     del starts[k], ends[k]
-                if high_water + size <= capacity:
+                if placed:
+                    offset = _fit_beside_placed(starts, ends, placed, tile, size, capacity, high_water)
+                    if offset is not None:
+                        high_water = max(high_water, offset + size)
+                elif high_water + size <= capacity:
                     offset = high_water
                     high_water += size
                 else:
                     offset = _first_fit(starts, ends, size, capacity)
-                    if offset is None:
-                        used = sum(ends) - sum(starts)
-                        raise self.error(f"{buffer} is full: this {tile.shape} {tile.dtype} tile needs {size} bytes per "
-                                         f"partition and {len(starts)} live tiles hold {used} of {capacity}",
-                                         tile.created_at)
+                if offset is None:
+                    used = sum(ends) - sum(starts)
+                    raise self.error(f"{buffer} is full: this {tile.shape} {tile.dtype} tile needs {size} bytes per "
+                                     f"partition and {len(starts)} live tiles hold {used} of {capacity}" +
+                                     (" (besides the tiles placed by address=)" if placed else ""), tile.created_at)
                 tile.offset = offset
                 k = bisect_left(starts, offset)
                 starts.insert(k, offset)
                 ends.insert(k, offset + size)
                 heappush(retire, (tile.last_use, i, tile))
+
+    # --- tiles placed by the kernel: ndarray(address=...) -----------------------
+    def _check_placed(self, placed):
+        """Places the tiles ndarray(address=) placed, in order of first use,
+        refusing (at the later tile's ndarray line) two whose bytes overlap
+        while both are in use: a tile whose last use is the instruction that
+        first uses the other hands its bytes over there (an in-place
+        operation), as the hardware allows."""
+        live = []  # the placed tiles in use at the tile being checked
+        for tile in placed:
+            live = [other for other in live if other.last_use > tile.first_use]
+            start, end = tile.address, tile.address + tile.partition_bytes()
+            for other in live:
+                other_end = other.address + other.partition_bytes()
+                if start < other_end and other.address < end:
+                    raise self.error(
+                        f"this {tile.buffer} tile at address (0, {start}) takes bytes {start}..{end - 1} of each "
+                        f"partition, which the {other.shape} {other.dtype} tile placed at (0, {other.address}) on line "
+                        f"{other.created_at.line} still uses (until the instruction on line "
+                        f"{self.instructions[other.last_use].location.line}); two tiles may share bytes only one after "
+                        "the other", tile.created_at)
+            tile.offset = tile.address
+            live.append(tile)
 
     def name_tensors(self, params, outputs):
         """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
@@ -537,6 +574,30 @@ def _first_fit(starts, ends, size, capacity):
             return start
         start = max(start, end)
     return start if capacity - start >= size else None
+
+
+def _fit_beside_placed(starts, ends, placed, tile, size, capacity, high_water):
+    """The offset of `tile` (`size` bytes, automatic) in a memory that also
+    holds tiles placed by address: the lowest offset at or above the fresh
+    space's start (`high_water`), else the lowest at all, free of the live
+    automatic tiles ([starts[k], ends[k])) and of every placed tile in use
+    while `tile` is; None if there is none."""
+    taken = list(zip(starts, ends))
+    for other in placed:
+        if other.first_use <= tile.last_use and tile.first_use <= other.last_use:
+            taken.append((other.address, other.address + other.partition_bytes()))
+    taken.sort()
+    for lowest in (high_water, 0):
+        candidate = lowest
+        for begin, end in taken:
+            if end <= candidate:
+                continue
+            if begin - candidate >= size:
+                break
+            candidate = -(-end // ALIGN) * ALIGN  # automatic tiles stay aligned
+        if capacity - candidate >= size:
+            return candidate
+    return None
 
 
 class _Names:

@@ -295,7 +295,7 @@ class NkiTensor:
         if self.indirect is not None:
             raise rec.error("only one dynamic index is allowed per view (NKI 0.6)")
         view = self._view(offset, pattern)
-        view.indirect = (kind, index, int(dim))
+        view.indirect = (kind, index, _declared_indirect_dim(rec, self, kind, dim))
         return view
 
     def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
@@ -525,6 +525,35 @@ def _suffix(pattern, offset, declared, on_chip):
             return "" if whole else f"[{', '.join(parts)}]"
     pairs = ", ".join(f"[{stride}, {count}]" for stride, count in pattern)
     return f".ap(pattern=[{pairs}], offset={offset})"
+
+
+def _declared_indirect_dim(rec, view, kind, dim):
+    """The dimension of the declared tensor that a runtime index on dimension
+    `dim` of `view` scales by. NKI 0.6 `.ap`: indirect_dim is a dimension of
+    the view's shape, and the index moves by that dimension's stride; the
+    .nasm operand names a dimension of the declared tensor, whose stride is
+    the product of the sizes after it (LANGUAGE.md 2.3). For the tensor
+    itself they are the same dimension; for a reshaped or sliced view, the
+    declared dimension with the view dimension's stride."""
+    if not _is_int(dim) or not 0 <= dim < len(view.pattern):
+        raise rec.error(f"indirect_dim={dim!r}: not a dimension of the view (shape {view.shape})")
+    dim = int(dim)
+    if kind == "vector" and dim != 0:
+        raise rec.error(f"indirect_dim={dim}: vector_offset works on dimension 0 only (NKI 0.6)")
+    stride = view.pattern[dim][0]
+    declared = view.storage.shape
+    suffix = [1] * len(declared)
+    for d in range(len(declared) - 2, -1, -1):
+        suffix[d] = suffix[d + 1] * declared[d + 1]
+    # a .nasm vector_offset works on the declared tensor's dimension 0 only
+    candidates = [0] if kind == "vector" else ([dim] if dim < len(declared) else []) + list(range(len(declared)))
+    for d in candidates:
+        if suffix[d] == stride:
+            return d
+    raise rec.error(f"indirect_dim={dim}: the view's dimension {dim} has stride {stride}, which is not the stride of "
+                    + ("dimension 0" if kind == "vector" else "any dimension") +
+                    f" of the tensor it views (shape {declared}, strides {tuple(suffix)}); this runtime index is not "
+                    "modeled")
 
 
 def _slice_text(k):

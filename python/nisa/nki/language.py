@@ -148,9 +148,34 @@ _HBM = (hbm, private_hbm, shared_hbm)
 
 
 def ndarray(shape, dtype, buffer=sbuf, name="", address=None):
+    t = _new_tensor(shape, dtype, buffer, name, "tile" if _is_on_chip(buffer) else None)
     if address is not None:
-        raise recording().error("ndarray(address=...) is not modeled: nisa.nki places tiles itself")
-    return _new_tensor(shape, dtype, buffer, name, "tile" if _is_on_chip(buffer) else None)
+        _place_at(t.storage, address)
+    return t
+
+
+def _place_at(storage, address):
+    """ndarray(address=(partition, byte)): the tile at that byte of each
+    partition, as `.sbuf NAME ... @ OFFSET` puts it; checked here against the
+    memory's size, and against the other placed tiles once the kernel has
+    returned (_record.Recording.place_on_chip)."""
+    rec = _state.recording or recording()
+    if not storage.on_chip:
+        raise rec.error(f"ndarray(address=...) places an SBUF or PSUM tile, not a {storage.region} tensor")
+    if not (isinstance(address, (tuple, list)) and len(address) == 2 and
+            builtins.all(isinstance(a, numbers.Integral) and not isinstance(a, bool) for a in address)):
+        raise rec.error(f"ndarray(address={address!r}): expected (partition offset, byte offset), two integers")
+    partition, offset = int(address[0]), int(address[1])
+    if partition != 0:
+        raise rec.error(f"ndarray(address=({partition}, {offset})): nisa's tiles start at partition 0; a tile at "
+                        "another partition offset is not modeled")
+    capacity = (_record.SBUF_PARTITION_BYTES if storage.buffer == "sbuf" else _record.PSUM_PARTITION_BYTES)[rec.arch]
+    size = storage.partition_bytes()
+    if offset < 0 or offset + size > capacity:
+        raise rec.error(f"ndarray(address=(0, {offset})): the {storage.shape} {storage.dtype} tile takes {size} bytes "
+                        f"per partition, so it would end at byte {offset + size}, outside the {capacity} bytes of each "
+                        f"{storage.buffer} partition on {rec.arch}")
+    storage.address = offset
 
 
 def full(shape, fill_value, dtype, buffer=sbuf, name=""):
@@ -336,6 +361,55 @@ def mean(x, axis, dtype=None, keepdims=False):
     return _binary("multiply", total, 1.0 / n, dtype if dtype is not None else x.dtype)
 
 
+# --- constants in memory: identity matrices, shared_constant --------------------------
+# The instruction shared_identity_matrix records after a memset of ones.
+_AFFINE_SELECT = _record.form('affine_select', ('dst', 'pattern', 'channel_multiplier', 'on_true_tile',
+                                                'on_false_value', 'cmp_op'))
+
+
+def shared_identity_matrix(n, dtype=uint8, dst=None):
+    """NKI 0.6: an n x n identity matrix in SBUF (into `dst` if given).
+    Recorded as a memset of ones, then an affine_select that keeps the
+    element of partition p and column f where p - f == 0 and writes 0
+    elsewhere."""
+    rec = _state.recording or recording()
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool) or not 1 <= n <= _spec.PARTITIONS:
+        raise rec.error(f"shared_identity_matrix(n={n!r}): n is the number of partitions, 1 to {_spec.PARTITIONS}")
+    n = int(n)
+    if dst is None:
+        dst = _new_tensor((n, n), dtype, sbuf, "", "identity")
+    elif not isinstance(dst, NkiTensor) or dst.storage.buffer != sbuf or tuple(dst.shape) != (n, n):
+        raise rec.error(f"shared_identity_matrix(n={n}, dst=...): dst must be an SBUF tile of shape ({n}, {n})")
+    rec.put(_tensor._MEMSET, (dst, 1))
+    rec.put(_AFFINE_SELECT, (dst, [[-1, n]], 1, dst, 0.0, "equal"))
+    return dst
+
+
+def shared_constant(constant):
+    """NKI 0.6: a shared_hbm tensor holding `constant` (a NumPy array or the
+    path of a .npy file), an input of the recorded program. The kernel cannot
+    write it (NKI embeds it in the compiled kernel)."""
+    rec = _state.recording or recording()
+    if isinstance(constant, NkiTensor):
+        raise rec.error("shared_constant takes a NumPy array or the path of a .npy file, not a tensor (an array "
+                        "passed to the kernel is already an HBM tensor)")
+    if isinstance(constant, (str, os.PathLike)):
+        try:
+            array = np.load(constant, allow_pickle=False)
+        except (OSError, ValueError) as e:
+            raise rec.error(f"shared_constant({os.fspath(constant)!r}): cannot read it as a .npy file: {e}") from None
+    else:
+        array = np.asarray(constant)
+    dtype = _dtypes.canonical(array.dtype)
+    if dtype is None or array.ndim == 0:
+        raise rec.error(f"shared_constant: expected an array of a dtype nisa models (float32, float16, int8/16/32, "
+                        f"uint8/16/32, bool) with at least one dimension, got {array.dtype} of shape {array.shape}")
+    storage = rec.new_storage(shared_hbm, dtype, array.shape, "constant", role="input")
+    storage.unwritable = "the kernel writes a tensor made by nl.shared_constant, which is read-only"
+    rec.constants.append((storage, array))
+    return NkiTensor(storage)
+
+
 # --- NKI 0.6 names nisa does not model ---------------------------------------------
 def _not_modeled(name, why):
     def fn(*args, **kwargs):
@@ -355,8 +429,7 @@ for _name, _why in [("matmul", "not lowered yet; call nisa.nc_matmul"),
                     ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("cos", "not lowered yet"),
                     ("tan", "not lowered yet"), ("ceil", "not lowered yet"), ("floor", "not lowered yet"),
                     ("trunc", "not lowered yet"), ("fmod", "not lowered yet"), ("mod", "not lowered yet"),
-                    ("logical_not", "not lowered yet"), ("shared_constant", "not modeled"),
-                    ("shared_identity_matrix", "not modeled"), ("dynamic_range", "dynamic loops are not modeled"),
+                    ("logical_not", "not lowered yet"), ("dynamic_range", "dynamic loops are not modeled"),
                     ("fori_loop", "dynamic loops are not modeled"), ("while_loop", "dynamic loops are not modeled")]:
     globals()[_name] = _not_modeled(_name, _why)
 del _name, _why
