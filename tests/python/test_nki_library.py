@@ -409,6 +409,7 @@ CASES = [
     rope_case(128, 8, 8, 128, False, True),
     rope_case(64, 64, 1, 16, False, False),
     rope_case(128, 1, 8, 128, True, True),
+    rope_case(64, 1, 1, 16, False, True),  # B*n_heads*S <= 512: the relayout by matmul in SBUF
     cascaded_max_case(4, 5, 4058, "float32"),
     cascaded_max_case(1, 1, 3168, "float32"),
     cascaded_max_case(1, 7, 3999, "float32"),
