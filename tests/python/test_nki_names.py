@@ -297,3 +297,43 @@ def test_nkilib_style_kernel_against_numpy():
     banks = re.findall(r"^\.psum transposed\S* f32 \[48, 128\] @ (\d+)$", text, re.M)
     assert sorted(set(banks)) == ["0", "2048"], text
     assert "dge_mode=none" in text and nki.to_nasm(nkilib_style.scale_bias_transpose, x, cfg) == text
+
+
+# --- core_barrier at one core, nc_version ordering, neuronxcc.nki -------------------
+def test_core_barrier_at_one_core_orders_nothing_and_records_nothing():
+    import nki
+    a = rows((64, 8))
+    np.testing.assert_array_equal(names.barrier_between_writes(a), a + np.float32(1))
+    assert "core_barrier" not in nki.to_nasm(names.barrier_between_writes, a)
+
+
+def test_core_barrier_arguments_are_checked_as_nki_documents():
+    assert "takes one in shared HBM" in raised_at(names.barrier_on_a_tile, "barrier_on_a_tile", rows((8, 8)))
+    assert "only cores=(0, 1)" in raised_at(names.barrier_with_other_cores, "barrier_with_other_cores",
+                                            rows((8, 8)))
+
+
+@pytest.mark.parametrize("arch, factor", [("trn1", 2), ("trn2", 3), ("trn3", 4)])
+def test_nc_versions_are_ordered_and_compare_with_ints(monkeypatch, arch, factor):
+    import nki.isa as nki_isa
+    v = nki_isa.nc_version
+    assert v.gen2 < v.gen3 < v.gen4 and v.gen3 >= 3 and v.gen2 <= 2 and v.gen4 > 3
+    assert str(v.gen3) == "nc_version.gen3"
+    monkeypatch.setenv("NEURON_PLATFORM_TARGET_OVERRIDE", arch)
+    a = rows((16, 8))
+    np.testing.assert_array_equal(names.version_branches(a), a * np.float32(factor))
+
+
+def test_neuronxcc_nki_is_the_same_modules():
+    import neuronxcc.nki.typing as nt
+    import nki
+    import nki.typing
+    import neuronxcc.nki.isa
+    import neuronxcc.nki.language
+    assert nt is nki.typing and neuronxcc.nki.isa is sys.modules["nki.isa"]
+    assert neuronxcc.nki.language is sys.modules["nki.language"]
+
+    def annotated(x: nt.mutable_tensor, y: nt.tensor[128, 64]):  # annotations only, as router_topk writes them
+        return x
+
+    assert annotated(1, 2) == 1

@@ -16,6 +16,7 @@ process. `to_nasm(kernel, *args)` returns the recorded text. Writes into a
 parameter reach the caller's array, as on the device; each thread records
 its own calls.
 """
+import importlib.util
 import inspect
 import numbers
 import os
@@ -321,8 +322,8 @@ def _dtype_module():
 
 def install():
     """Registers nisa.nki as the modules `nki`, `nki.isa` and `nki.language`
-    (and nki.typing, nki.dtype, nki.isa.constants), replacing any already
-    imported. Everything nisa.nki offers is on `nki` too (to_nasm, run,
+    (and nki.typing, nki.dtype, nki.isa.constants, and all of them again
+    as neuronxcc.nki...), replacing any already imported. Everything nisa.nki offers is on `nki` too (to_nasm, run,
     Error, and cpu_simulate as nki-library's test harness calls it), so a
     kernel module's `import nki.isa as nisa` hides nothing."""
     nki = types.ModuleType("nki", __doc__)
@@ -331,7 +332,7 @@ def install():
     nki.cpu_simulate = simulate  # nki-library's harness: nki.cpu_simulate(kernel)[lnc](**inputs)
     nki.to_nasm, nki.run, nki.install, nki.Error, nki.Kernel = to_nasm, run, install, Error, Kernel
     nki.typing = types.ModuleType("nki.typing", "Type annotations of NKI kernels (no effect when recording).")
-    nki.typing.tensor = _TensorAnnotation
+    nki.typing.tensor = nki.typing.mutable_tensor = _TensorAnnotation  # mutable_tensor: a parameter the kernel writes
     nki.dtype = _dtype_module()
     isa.__path__ = []  # a package too: `from nki.isa.constants import dge_mode`
     sys.modules["nki"] = nki
@@ -340,4 +341,15 @@ def install():
     sys.modules["nki.isa"] = isa
     sys.modules["nki.isa.constants"] = isa.constants
     sys.modules["nki.language"] = language
+    # The same modules under the name of the package NKI came in before it
+    # was `nki` (neuronxcc.nki): nki-library's router_topk still does
+    # `import neuronxcc.nki.typing as nt`. A real neuronxcc keeps its other
+    # modules; only its nki ones are replaced, as nki is.
+    if "neuronxcc" not in sys.modules and importlib.util.find_spec("neuronxcc") is None:
+        neuronxcc = types.ModuleType("neuronxcc", "nisa.nki's stand-in: only neuronxcc.nki, the same modules as nki.")
+        neuronxcc.__path__ = []
+        sys.modules["neuronxcc"] = neuronxcc
+    sys.modules["neuronxcc"].nki = nki
+    for name in ("", ".typing", ".dtype", ".isa", ".isa.constants", ".language"):
+        sys.modules["neuronxcc.nki" + name] = sys.modules["nki" + name]
     return nki

@@ -10,7 +10,7 @@ functions that raise nisa.Error at the kernel's line when called.
 import inspect
 import numbers
 import types
-from enum import Enum
+from enum import Enum, IntEnum
 
 from . import language as nl
 from .. import Error
@@ -54,7 +54,11 @@ class matmul_perf_mode(Enum):
     double_row = "double_row"
 
 
-class nc_version(Enum):
+class nc_version(IntEnum):
+    # NKI documents an Enum; kernels compare versions (nki-library:
+    # `get_nc_version() <= nc_version.gen2`, `get_nc_version() >= 3`), so the
+    # members are ordered by their number and compare with ints.
+    __str__ = Enum.__str__  # "nc_version.gen3", as NKI's Enum prints
     gen2 = 2
     gen3 = 3
     gen4 = 4
@@ -388,3 +392,21 @@ for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
 get_nc_version = checked(get_nc_version, "nisa.get_nc_version")
 del _name
+
+
+def core_barrier(data, cores, engine=engine.gpsimd, name=None):
+    """NKI 0.6 core_barrier at a launch of one NeuronCore (the only launch
+    nisa.nki runs until two cores are modeled): no other core runs, so the
+    barrier waits for nobody and records nothing. nki-library's kernels call
+    it whatever the launch grid (router_topk), as NKI's simulator lets them.
+    The arguments are still checked as NKI documents them: `data` a tensor in
+    HBM, `cores` the pair (0, 1)."""
+    if not isinstance(data, NkiTensor):
+        raise TypeError(f"data takes a tensor in HBM, not a {type(data).__name__}")
+    if data.buffer not in ("hbm", "shared_hbm", "private_hbm"):
+        raise recording().error(f"core_barrier: data is a {data.buffer} tensor; it takes one in shared HBM")
+    if not isinstance(cores, (tuple, list)) or tuple(cores) != (0, 1):
+        raise recording().error(f"core_barrier: cores={cores!r}; NKI supports only cores=(0, 1)")
+
+
+core_barrier = checked(core_barrier, "nisa.core_barrier")

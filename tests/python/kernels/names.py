@@ -251,3 +251,46 @@ def indirect_dim_outside_the_view(data, start):
     rows = nl.ndarray((2, 8), data.dtype, buffer=nl.sbuf)
     src = data.ap(pattern=[[8, 2], [1, 8]], offset=0, scalar_offset=s, indirect_dim=2)  # LINE indirect_dim_outside
     nisa.dma_copy(dst=rows, src=src)
+
+
+@nki.jit
+def barrier_between_writes(a):
+    # router_topk's pattern: write a shared HBM tensor, then core_barrier on it;
+    # at a launch of one core the barrier orders nothing and the data is unchanged.
+    out = nl.ndarray(a.shape, a.dtype, buffer=nl.shared_hbm)
+    t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t, src=a)
+    nisa.dma_copy(dst=out, src=t)
+    nisa.core_barrier(out, (0, 1))
+    nisa.core_barrier(data=out, cores=[0, 1])
+    nisa.dma_copy(dst=t, src=out)
+    nisa.tensor_scalar(dst=t, data=t, op0=nl.add, operand0=1.0)
+    nisa.dma_copy(dst=out, src=t)
+    return out
+
+
+@nki.jit
+def barrier_on_a_tile(a):
+    t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t, src=a)
+    nisa.core_barrier(t, (0, 1))  # LINE barrier_on_a_tile
+
+
+@nki.jit
+def barrier_with_other_cores(a):
+    nisa.core_barrier(a, (0, 2))  # LINE barrier_with_other_cores
+
+
+@nki.jit
+def version_branches(a):
+    # rotational_topk's and fg_allgather's tests of the target: versions are ordered
+    # and compare with ints.
+    t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t, src=a)
+    factor = 2.0 if nisa.get_nc_version() <= nisa.nc_version.gen2 else 3.0
+    if nisa.get_nc_version() >= 4:
+        factor = 4.0
+    nisa.tensor_scalar(dst=t, data=t, op0=nl.multiply, operand0=factor)
+    out = nl.ndarray(a.shape, a.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=out, src=t)
+    return out
