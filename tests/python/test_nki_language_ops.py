@@ -137,6 +137,22 @@ def test_matmul_results_do_not_accumulate():
     np.testing.assert_array_equal(out[1], y.T @ x)
 
 
+@nki.jit
+def attention(q, k, v):
+    """softmax(q.T @ k) @ v.T with nki.language calls only, as the nki-samples
+    attention tutorial's first version does ([d_head, seqlen] inputs)."""
+    scores = nl.softmax(nl.matmul(nl.load(q), nl.load(k), transpose_x=True), axis=1)
+    return _store(nl.copy(nl.matmul(scores, nl.transpose(nl.load(v)))))
+
+
+def test_attention_from_language_calls():
+    r = rng()
+    q, k, v = (r.standard_normal((128, 128)).astype(np.float32) for _ in range(3))
+    # float32 sums of 128 products and the activation exp (S5): a few ulps of the float64 formula
+    np.testing.assert_allclose(attention(q, k, v), np_softmax(q.T.astype(np.float64) @ k, 1) @ v.T,
+                               rtol=1e-4, atol=2e-5)
+
+
 # --- softmax, rms_norm, var, all -------------------------------------------------------
 def np_softmax(x, axis):
     x = x.astype(np.float64)

@@ -16,8 +16,9 @@ does not say how, the comment says which instructions and why):
     floor, ceil, trunc               tensor_copy to int32 and back, tensor_copy_predicated
     logical_not                      tensor_scalar logical_xor (bitwise_xor) with 1
 
-A result is a new tile, made just before the instruction that writes it
-last, so that `t[...] = nl.call(...)` writes t there directly (_tensor.assign).
+A result is a new tile, made just before the one instruction that writes
+it where there is one, so that `t[...] = nl.call(...)` writes t there
+directly (_tensor.assign); a result written twice (where, floor) is copied.
 """
 import builtins
 import math
