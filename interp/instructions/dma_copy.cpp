@@ -2,12 +2,12 @@
 // share a dtype (S2.1), else each element converted to float32 and then to
 // dst's dtype, as tensor_copy (NKI 0.6's dma_copy docstring: "first casting
 // from src.dtype to float32, then from float32 to dst.dtype"; MX dtypes never
-// differ, checked when assembling); HBM views may be strided on every dimension. An HBM operand may be a
-// dynamic access pattern (NKI 0.6 nki-aps "Dynamic Access", dma_copy's
-// indirect addressing): vector_offset gathers (src) or scatters (dst) one row
-// per partition, scalar_offset moves the whole view; the runtime index is
-// bounded here against the tensor, and oob_mode decides what an index outside
-// it does (docs/SEMANTICS.md, dma_copy).
+// differ, checked when assembling). HBM views may be strided on every
+// dimension. An HBM operand may be a dynamic access pattern (NKI 0.6 nki-aps
+// "Dynamic Access", dma_copy's indirect addressing): vector_offset gathers
+// (src) or scatters (dst) one row per partition, scalar_offset moves the whole
+// view; the runtime index is bounded here against the tensor, and oob_mode
+// decides what an index outside it does (docs/SEMANTICS.md, dma_copy).
 #include <span>
 
 #include "bit_copy.hpp"
