@@ -122,6 +122,7 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
     case CheckKind::same_partitions: return a + " and " + b + " cover the same partitions (same first partition and count)";
     case CheckKind::same_dtype: return a + " and " + b + " have the same dtype (when " + b + " is a tensor)";
     case CheckKind::same_dtype_if_tensors: return "when both are tensors, " + a + " and " + b + " have the same dtype";
+    case CheckKind::same_dtype_if_mx: return a + " and " + b + " have the same dtype when either is an MX dtype (other dtypes are converted)";
     case CheckKind::column_of: return a + ", when a tensor, is one column `[P, 1]` with the partition count of " + b;
     case CheckKind::one_more_element: return a + " has exactly one more element per partition than " + b;
     case CheckKind::not_both_in: return cat(a, " and ", b, " are not both in ", memory_name(c.memory));

@@ -202,6 +202,12 @@ void InstructionChecker::check_relation(const CheckSpec& c) {
         fail(b, quoted(key(a)) + " is " + std::string(dtype_name(tensor_of(a).dtype)) + " but " + quoted(key(b)) + " is " +
                     std::string(dtype_name(tensor_of(b).dtype)) + "; they must have the same dtype");
       return;
+    case CheckKind::same_dtype_if_mx:
+      if (ta && tb && tensor_of(a).dtype != tensor_of(b).dtype &&
+          (dtype_is_mx(tensor_of(a).dtype) || dtype_is_mx(tensor_of(b).dtype)))
+        fail(b, quoted(key(a)) + " is " + std::string(dtype_name(tensor_of(a).dtype)) + " but " + quoted(key(b)) + " is " +
+                    std::string(dtype_name(tensor_of(b).dtype)) + "; an MX dtype is copied as bits, never converted, so they must have the same dtype");
+      return;
     case CheckKind::column_of:
       if (ta && tb && (view_elements_per_partition(operand(a).view) != 1 || view_partitions(operand(a).view) != view_partitions(operand(b).view)))
         fail(a, quoted(key(a)) + " must be a [" + std::to_string(view_partitions(operand(b).view)) + ", 1] column (the partitions of " + quoted(key(b)) +

@@ -126,6 +126,7 @@ enum class CheckKind : uint8_t {
   same_partitions,       // a, b: equal physical partition start and count (accumulator lanes)
   same_dtype,            // a, b: equal dtype (b may be a scalar: then no check)
   same_dtype_if_tensors, // a, b: equal dtype when both are tensors
+  same_dtype_if_mx,      // a, b: equal dtype when either is an MX dtype (bits, never converted)
   column_of,             // a is [P, 1] with b's partition count (when a is a tensor)
   one_more_element,      // a has exactly one more element per partition than b
   not_both_in,           // a and b not both in `memory`

@@ -20,6 +20,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"same_partitions", CheckKind::same_partitions},
       {"same_dtype", CheckKind::same_dtype},
       {"same_dtype_if_tensors", CheckKind::same_dtype_if_tensors},
+      {"same_dtype_if_mx", CheckKind::same_dtype_if_mx},
       {"column_of", CheckKind::column_of},
       {"one_more_element", CheckKind::one_more_element},
       {"not_both_in", CheckKind::not_both_in},

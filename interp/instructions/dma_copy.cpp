@@ -1,15 +1,19 @@
-// dma_copy dst, src (LANGUAGE.md 2.4): bits copied exactly, whatever the dtype
-// (S2.1); HBM views may be strided on every dimension. An HBM operand may be a
-// dynamic access pattern (NKI 0.6 nki-aps "Dynamic Access", dma_copy's
-// indirect addressing): vector_offset gathers (src) or scatters (dst) one row
-// per partition, scalar_offset moves the whole view; the runtime index is
-// bounded here against the tensor, and oob_mode decides what an index outside
-// it does (docs/SEMANTICS.md, dma_copy).
+// dma_copy dst, src (LANGUAGE.md 2.4): bits copied exactly when dst and src
+// share a dtype (S2.1), else each element converted to float32 and then to
+// dst's dtype, as tensor_copy (NKI 0.6's dma_copy docstring: "first casting
+// from src.dtype to float32, then from float32 to dst.dtype"; MX dtypes never
+// differ, checked when assembling). HBM views may be strided on every
+// dimension. An HBM operand may be a dynamic access pattern (NKI 0.6 nki-aps
+// "Dynamic Access", dma_copy's indirect addressing): vector_offset gathers
+// (src) or scatters (dst) one row per partition, scalar_offset moves the whole
+// view; the runtime index is bounded here against the tensor, and oob_mode
+// decides what an index outside it does (docs/SEMANTICS.md, dma_copy).
 #include <span>
 
 #include "bit_copy.hpp"
 #include "indirect_access.hpp"
 #include "instructions.hpp"
+#include "lane_loop.hpp"
 
 namespace nisa {
 namespace {
@@ -17,11 +21,29 @@ namespace slot = spec_operand::dma_copy;
 
 void run(const Step& s, Machine&) { copy_tile_bits(*s.dst, *s.in[0], s.partitions, s.rows(), s.row_length); }
 
+// Another dtype: element by element through float32 (the tiles' load and store, S2.2, S2.3).
+struct ConvertBody : ElementwiseBody {
+  static void apply(const Step&, const Lane&, int64_t, int64_t n, const float* const* in, float* out) {
+    for (int64_t i = 0; i < n; ++i) out[i] = in[0][i];
+  }
+};
+
 struct Params {
   const IndirectSide* dst;  // nullptr: a static side
   const IndirectSide* src;
   bool skip;                // oob_mode=skip
+  float* row;               // row_length floats, a row on its way to another dtype; nullptr: same dtype, bits
 };
+
+// One partition's rows converted through float32, a row read before it is written.
+void convert_partition(const TileAccess& dst, uint8_t* to, const TileAccess& src, const uint8_t* from, int64_t rows,
+                       int64_t row_length, float* row) {
+  for (int64_t r = 0; r < rows; ++r) {
+    const auto ri = static_cast<std::size_t>(r);
+    src.load(from + src.row_offsets[ri], src.element_stride, row_length, row);
+    dst.store(to + dst.row_offsets[ri], dst.element_stride, row_length, row);
+  }
+}
 
 void run_indirect(const Step& s, Machine&) {
   const Params& k = s.params<Params>();
@@ -36,16 +58,21 @@ void run_indirect(const Step& s, Machine&) {
       if (!per_partition) return;  // a scalar index moves the whole view: all of it is skipped
       continue;
     }
-    copy_partition_bits(*s.dst, s.dst->partition(p) + dst_shift, *s.in[0], s.in[0]->partition(p) + src_shift, s.rows(),
-                        s.row_length);
+    uint8_t* to = s.dst->partition(p) + dst_shift;
+    const uint8_t* from = s.in[0]->partition(p) + src_shift;
+    if (k.row)
+      convert_partition(*s.dst, to, *s.in[0], from, s.rows(), s.row_length, k.row);
+    else
+      copy_partition_bits(*s.dst, to, *s.in[0], from, s.rows(), s.row_length);
   }
 }
 
 void decode(const DecodeContext& c, Step& s) {
   const TensorView& dst = c.operand(slot::dst).view;
   const TensorView& src = c.operand(slot::src).view;
+  const bool same_dtype = c.tile(slot::dst)->dtype == c.tile(slot::src)->dtype;
   if (dst.indirect == IndirectKind::none && src.indirect == IndirectKind::none) {
-    s.run = run;
+    s.run = same_dtype ? run : run_lanes<ConvertBody>;
     stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::src)});
     return;
   }
@@ -60,8 +87,10 @@ void decode(const DecodeContext& c, Step& s) {
   s.dst = c.tiles.with_rows(d, s.row_length);
   s.in[0] = c.tiles.with_rows(from, s.row_length);
   s.inputs = 1;
+  float* row = same_dtype ? nullptr
+                         : reinterpret_cast<float*>(c.tiles.buffer(sizeof(float) * static_cast<std::size_t>(s.row_length)));
   s.set_params(Params{indirect_side(c, dst), indirect_side(c, src),
-                      c.enum_value<spec_enum::oob_mode>(slot::oob_mode) == spec_enum::oob_mode::skip});
+                      c.enum_value<spec_enum::oob_mode>(slot::oob_mode) == spec_enum::oob_mode::skip, row});
   s.run = run_indirect;
 }
 

@@ -8,10 +8,12 @@ Goldens (the test's own): copies; a[2*arange(64)]; the first n//3 + 1 rows of
 a[3*i] with -1 elsewhere; rows 2*i of the output = a; rows 3*i = a[i]. Where the
 test expects IndexError, nisa stops with a runtime fault (exit 3) naming the
 index. test_indirect_store_rmw is not re-expressed: its `dst_rmw_op` is not a
-parameter of NKI 0.6's dma_copy (dma_compute does a read-modify-write)."""
+parameter of NKI 0.6's dma_copy (dma_compute does a read-modify-write).
+test_dtype_conversion follows the docstring's "Data types" paragraph instead
+(no test of NKI's covers it): another dtype is reached through float32."""
 import numpy as np
 
-from harness import main
+from harness import main, round_to
 
 COPY = """
 .hbm a f32 [256, 1] input
@@ -159,6 +161,48 @@ dma_copy dst=plane, src=cube.ap(pattern=[[128, 4], [1, 16]], offset=0, scalar_of
     out = nisa.run(nasm, inputs={"A": a, "cube": cube})
     nisa.equal("result", out["result"], a[3 * 128:, 0:256])
     nisa.equal("plane", out["plane"], cube[:, 5, :])
+
+
+# NKI 0.6 dma_copy docstring: "The DMA engines automatically handle data type
+# conversion when src and dst have different data types ... first casting from
+# src.dtype to float32, then from float32 to dst.dtype." Goldens: NumPy's own
+# conversions (round to nearest even; to int32 rounded, saturated, NaN to 0 as
+# docs/SEMANTICS.md S2.3 says), and bf16 by the reference model's rounding.
+def test_dtype_conversion(nisa):
+    rng = np.random.default_rng(8)
+    a = (rng.standard_normal([128, 64]) * 1e3).astype(np.float32)
+    a[0, :6] = [3e9, -3e9, 2.5, -2.5, 65520.0, np.inf]
+    i = rng.integers(-2 ** 31, 2 ** 31 - 1, [128, 64]).astype(np.int32)  # most are not float32 values
+    nasm = """
+.hbm a f32 [128, 64] input
+.hbm i i32 [128, 64] input
+.hbm via_bf16 f32 [128, 64] output
+.hbm half f16 [128, 64] output
+.hbm ints i32 [128, 64] output
+.hbm floats f32 [128, 64] output
+.hbm gathered f16 [64, 64] output
+.sbuf t bf16 [128, 64]
+.sbuf u f32 [128, 64]
+.sbuf idx i32 [64, 1]
+.sbuf g f16 [64, 64]
+dma_copy dst=t, src=a
+dma_copy dst=via_bf16, src=t
+dma_copy dst=half, src=a
+dma_copy dst=ints, src=a
+dma_copy dst=u, src=i
+dma_copy dst=floats, src=u
+iota dst=idx, pattern=[[0, 1]], offset=0, channel_multiplier=2
+dma_copy dst=g, src=a.ap(pattern=[[64, 64], [1, 64]], offset=0, vector_offset=idx, indirect_dim=0)
+dma_copy dst=gathered, src=g
+"""
+    out = nisa.run(nasm, inputs={"a": a, "i": i})
+    with np.errstate(over="ignore", invalid="ignore"):
+        nisa.equal("via_bf16", out["via_bf16"], round_to("bf16", a))
+        nisa.equal("half", out["half"], a.astype(np.float16))
+        ints = np.clip(np.nan_to_num(np.rint(a.astype(np.float64)), nan=0.0), -2.0 ** 31, 2.0 ** 31 - 1)
+        nisa.equal("ints", out["ints"], ints.astype(np.int32))
+        nisa.equal("floats", out["floats"], i.astype(np.float32))
+        nisa.equal("gathered", out["gathered"], a[2 * np.arange(64)].astype(np.float16))
 
 
 if __name__ == "__main__":

@@ -93,6 +93,9 @@ def lint(prog):
                 problems.append(f"{where}: {check['operands']} both in {check['memory']}")
             if kind == "same_dtype_if_tensors" and prog.decls[a.name].dtype != prog.decls[b.name].dtype:
                 problems.append(f"{where}: {check['operands']} dtypes differ")
+            if kind == "same_dtype_if_mx" and prog.decls[a.name].dtype != prog.decls[b.name].dtype and \
+                    "mx" in (ref_dtypes.DTYPES[prog.decls[a.name].dtype][1], ref_dtypes.DTYPES[prog.decls[b.name].dtype][1]):
+                problems.append(f"{where}: {check['operands']} dtypes differ and one is MX")
             if kind == "transpose_of" and (ga[1] != gb[2] or ga[2] != gb[1]):
                 problems.append(f"{where}: {check['operands'][0]} is not {check['operands'][1]} transposed")
     return problems

@@ -362,8 +362,8 @@ class NkiTensor:
         if not 0 <= dim < self.ndim or self.shape[dim] != 1:
             raise rec.error(f"broadcast({dim}, {size}): the dimension must exist and have size 1 (shape {self.shape})")
         if self.storage.on_chip and dim == 0:
-            raise rec.error("an on-chip tile cannot be broadcast along its partition dimension; broadcast the HBM "
-                            "source of its load instead")
+            raise rec.error("broadcast(0, ...): an on-chip tile's view cannot broadcast its partition dimension "
+                            "(NKI 0.6); nl.broadcast_to makes a new tile that does")
         pattern = self.get_pattern()
         pattern[dim] = [0, int(size)]
         return self._view(self.offset, pattern)
@@ -375,12 +375,20 @@ class NkiTensor:
         shape = tuple(shape)
         if len(shape) != self.ndim:
             raise rec.error(f"broadcast_to {shape}: must have the rank of {self.shape}")
-        view = self
+        view, partitions = self, None
         for dim, (have, want) in enumerate(zip(self.shape, shape)):
             if have != want:
                 if have != 1:
                     raise rec.error(f"broadcast_to {shape}: dimension {dim} of size {have} is not 1")
+                if dim == 0 and self.storage.on_chip:
+                    partitions = int(want)
+                    continue
                 view = _RAW["broadcast"](view, dim, want)
+        if partitions is not None:
+            # Partitions are separate memories: no view reaches them. NKI's
+            # broadcast_to gives "a new tile broadcast along the partition
+            # dimension", in SBUF.
+            return _broadcast_partitions(view, partitions)
         return view
 
     def expand_dim(self, dim):
@@ -595,6 +603,13 @@ _MEMSET = _record.form('memset', ('dst', 'value'))
 _TENSOR_SCALAR = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0'))
 _TENSOR_SCALAR_REVERSE = _record.form('tensor_scalar', ('dst', 'data', 'op0', 'operand0', 'reverse0'))
 _TENSOR_TENSOR = _record.form('tensor_tensor', ('dst', 'data1', 'data2', 'op'))
+_TENSOR_COPY = _record.form('tensor_copy', ('dst', 'src'))
+_RECIPROCAL = _record.form('reciprocal', ('dst', 'data'))
+_STREAM_SHUFFLE = _record.form('nc_stream_shuffle', ('dst', 'src', 'shuffle_mask'))
+
+# The bitvec operators (docs/SEMANTICS.md S2.5): their scalar operand is an
+# int32 bit pattern, not a float32.
+_BITVEC = frozenset(("bitwise_and", "bitwise_or", "bitwise_xor", "invert", "left_shift", "right_shift"))
 
 
 # dtype strings (names and aliases) -> NKI's spelling, without _dtypes.canonical's checks
@@ -668,11 +683,51 @@ def assign(target, value):
 
 
 def _copy_into(dst, src):
+    """dst = src: on chip a tensor_copy (bits exactly for one dtype, else
+    through float32, NKI 0.6's tensor_copy; an activation copy would round
+    integers above 2^24), else a dma_copy."""
     rec = _state.recording or recording()
     if dst.storage.on_chip and src.storage.on_chip:
-        rec.put(_ACTIVATION, (dst, "copy", src))
+        rec.put(_TENSOR_COPY, (dst, src))
     else:
         rec.put(_DMA_COPY, (dst, src))
+
+
+_ZERO_MASK = [0] * 32  # every partition of a quadrant takes partition 0 of the source
+
+
+def _broadcast_partitions(x, partitions):
+    """A new SBUF tile holding x's one partition on each of `partitions`
+    partitions, bits exactly: an nc_stream_shuffle with every mask entry 0 per
+    quadrant of 32 partitions, as the NKI Library's stream_shuffle_broadcast
+    does ("broadcasts a single partition across the partition dimension using
+    hardware shuffle"). A compute engine reads a lone partition only at a
+    multiple of 32 (S1.5): one elsewhere is first copied to partition 0 of a
+    new tile by DMA from SBUF; in PSUM (no DMA source), the shuffle reads its
+    quadrant of 32 partitions and the mask names it there."""
+    rec = _state.recording or recording()
+    storage = x.storage
+    per_partition = 1
+    for d in storage.shape[1:]:
+        per_partition *= d
+    first = x.offset // per_partition
+    mask = _ZERO_MASK
+    if first % 32 and storage.buffer == "sbuf":
+        staged = _result(x._shape, storage.dtype, "broadcast")
+        rec.put(_DMA_COPY, (staged, x))
+        x = staged
+    elif first % 32:
+        base = first - first % 32
+        count = min(32, storage.shape[0] - base)
+        storage.aliased = True
+        x = _new(storage, x.offset - (first - base) * per_partition, ((per_partition, count),) + x.pattern[1:],
+                 (count,) + x._shape[1:])
+        mask = [first - base] * 32
+    out = _result((partitions,) + x._shape[1:], storage.dtype, "broadcast")
+    for start in range(0, partitions, 32):
+        quadrant = _RAW["__getitem__"](out, slice(start, min(start + 32, partitions)))
+        rec.put(_STREAM_SHUFFLE, (quadrant, x, mask))
+    return out
 
 
 def _promote(a, b):
@@ -740,19 +795,24 @@ def _binary(op, x, y, dtype=None):
     if not isinstance(scalar, numbers.Number):
         raise rec.error(f"nl.{op}: {type(scalar).__name__} is neither a tile nor a number")
     out = _result(tile._shape, _dtype(dtype) if dtype is not None else tile.storage.dtype, op)
-    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, float(scalar), not xt))
+    value = int(scalar) if op in _BITVEC and isinstance(scalar, numbers.Integral) else float(scalar)
+    rec.put(_TENSOR_SCALAR_REVERSE, (out, tile, op, value, not xt))
     return out
 
 
 def divide(x, y, dtype=None):
-    """x / y. nisa's ALU has no divide: a number divisor becomes a multiply by
-    its reciprocal, a tile divisor a reciprocal activation then a multiply."""
+    """x / y. nisa's ALU has no divide (isa-spec's alu operators): a number
+    divisor becomes a multiply by its reciprocal, a tile divisor the Vector
+    Engine's `reciprocal` (1/y in float32, IEEE, any magnitude: the
+    activation table's reciprocal is valid on +-[2^-42, 2^42] only, S5) then
+    a multiply. Two roundings: may differ from x / y in the last bit."""
     rec = _state.recording or recording()
     if isinstance(y, numbers.Number):
         return _binary("multiply", x, 1.0 / float(y), dtype)
-    if not isinstance(y, NkiTensor):
-        raise rec.error("nl.divide: the divisor must be a tile or a number")
-    inverse = _unary("reciprocal", y, "float32")
+    if not isinstance(y, NkiTensor) or not y.storage.on_chip:
+        raise rec.error("nl.divide: the divisor must be an SBUF or PSUM tile or a number")
+    inverse = _result(y._shape, "float32", "reciprocal")
+    rec.put(_RECIPROCAL, (inverse, y))
     return _binary("multiply", x, inverse, dtype if dtype is not None else
                    (x.dtype if isinstance(x, NkiTensor) else y.dtype))
 

@@ -4,10 +4,11 @@ Tensors (`ndarray`, `zeros`, ...), buffers, dtypes, `ds`, the range helpers,
 `tile_size`, and the convenience calls NKI 0.6 still has, each lowered to the
 nki.isa instructions nisa models (docs/PORTING.md, "nki.language convenience
 calls"): `load`/`store` -> dma_copy; element-wise arithmetic -> tensor_tensor
-or tensor_scalar; math functions -> activation; reductions -> tensor_reduce.
-Operators also serve as `op=` values of nki.isa calls (`op=nl.add`).
+or tensor_scalar; math functions -> activation; reductions -> tensor_reduce;
+the calls that take several instructions (softmax, where, matmul, var, rand,
+...) are _lowering's. Operators also serve as `op=` values of nki.isa calls
+(`op=nl.add`).
 """
-import builtins
 import contextlib
 import inspect
 import numbers
@@ -15,13 +16,17 @@ import os
 
 import numpy as np
 
-from . import _dtypes, _record, _spec, _tensor
+from . import _dtypes, _lowering, _record, _spec, _tensor
 from ._objects import NKIObject  # noqa: F401 (nki.language.NKIObject)
 from ._record import _state, checked, recording
 # NkiTensor's operators record assign, fill and the element-wise calls: they
 # are _tensor's, made public here.
-from ._tensor import (_ACTIVATION, _DMA_COPY, _DTYPES, _TENSOR_SCALAR, DynSlice, NkiTensor, _binary, _dtype,
+from ._tensor import (_DMA_COPY, _DTYPES, _TENSOR_COPY, _TENSOR_SCALAR, DynSlice, NkiTensor, _binary, _dtype,
                       _int_dims, _result, _shape, _unary, assign, divide, fill, negative)  # noqa: F401
+# The calls lowered to several instructions (or to instructions other than
+# the element-wise ones), and the reductions' shared code: _lowering's.
+from ._lowering import (_reduce, all, ceil, cos, dropout, floor, gather_flattened, load_transpose2d,  # noqa: F401
+                        logical_not, matmul, rand, random_seed, rms_norm, softmax, tan, transpose, trunc, var, where)
 
 # --- dtypes and buffers (NKI 0.6: DType = str) ------------------------------
 bool_ = "bool_"
@@ -122,11 +127,6 @@ def no_reorder():
 
 def device_print(print_prefix, tensor):
     pass  # nothing to print at record time; run the recorded program and dump instead
-
-
-
-# The instruction nki.language's reductions record (_record.Form).
-_TENSOR_REDUCE = _record.form('tensor_reduce', ('dst', 'op', 'data', 'axis', 'negate', 'keepdims'))
 
 
 # --- tensors -----------------------------------------------------------------
@@ -234,10 +234,12 @@ def store(dst, value):
 
 
 def copy(x, dtype=None):
+    """A new SBUF tile: on chip a tensor_copy (bits exactly for one dtype,
+    else through float32: NKI 0.6's tensor_copy), from HBM a dma_copy."""
     rec = _state.recording or recording()
     out = _result(x.shape, _dtype(dtype) if dtype is not None else x.dtype, "copy")
     if x.storage.on_chip:
-        rec.put(_ACTIVATION, (out, "copy", x))
+        rec.put(_TENSOR_COPY, (out, x))
     else:
         rec.put(_DMA_COPY, (out, x))
     return out
@@ -310,34 +312,7 @@ def invert(x, dtype=None):
     return out
 
 
-# --- reductions ----------------------------------------------------------------
-def _reduce(op, x, axis, dtype, keepdims, hint):
-    rec = _state.recording or recording()
-    if not isinstance(x, NkiTensor) or not x.storage.on_chip:
-        raise rec.error(f"nl.{hint} takes an SBUF or PSUM tile")
-    if axis.__class__ is int:
-        axes = [axis]
-    elif (axis.__class__ is list or axis.__class__ is tuple) and axis and _int_dims(axis):
-        axes = list(axis)
-    else:
-        axes = [axis] if isinstance(axis, numbers.Integral) else list(axis) if isinstance(axis, (tuple, list)) else None
-        if not axes or not builtins.all(isinstance(a, numbers.Integral) for a in axes):
-            raise rec.error(f"nl.{hint}(axis={axis!r}): expected an integer or a tuple of integers")
-    shape = x._shape
-    ndim = len(shape)
-    axes = sorted(int(a) + ndim if a < 0 else int(a) for a in axes)
-    if not axes or axes[0] < 1 or axes[-1] >= ndim or axes != list(range(axes[0], ndim)):
-        raise rec.error(f"nl.{hint}(axis={axis}): the axes must be the last free dimensions of the tile "
-                        f"(shape {shape}), as NKI requires")
-    kept = [1 if d in axes else n for d, n in enumerate(shape)] if keepdims else \
-        [n for d, n in enumerate(shape) if d not in axes]
-    if len(kept) == 1:
-        kept.append(1)  # a tile keeps a free dimension
-    out = _result(tuple(kept), _dtype(dtype) if dtype is not None else x.storage.dtype, hint)
-    rec.put(_TENSOR_REDUCE, (out, op, x, axes, False, bool(keepdims)))
-    return out
-
-
+# --- reductions (tensor_reduce; _lowering._reduce) -------------------------------
 def sum(x, axis, dtype=None, keepdims=False):
     return _reduce("add", x, axis, dtype, keepdims, "sum")
 
@@ -418,18 +393,9 @@ def _not_modeled(name, why):
     return fn
 
 
-for _name, _why in [("matmul", "not lowered yet; call nisa.nc_matmul"),
-                    ("transpose", "not lowered yet; call nisa.nc_transpose"),
-                    ("load_transpose2d", "not lowered yet; call nisa.dma_transpose"),
-                    ("gather_flattened", "not lowered yet; call nisa.local_gather"),
-                    ("dropout", "not lowered yet; call nisa.dropout"),
-                    ("rand", "not lowered yet; call nisa.rng or nisa.rand2"),
-                    ("random_seed", "not lowered yet; call nisa.set_rng_seed"),
-                    ("where", "not lowered yet"), ("var", "not lowered yet"), ("all", "not lowered yet"),
-                    ("softmax", "not lowered yet"), ("rms_norm", "not lowered yet"), ("cos", "not lowered yet"),
-                    ("tan", "not lowered yet"), ("ceil", "not lowered yet"), ("floor", "not lowered yet"),
-                    ("trunc", "not lowered yet"), ("fmod", "not lowered yet"), ("mod", "not lowered yet"),
-                    ("logical_not", "not lowered yet"), ("dynamic_range", "dynamic loops are not modeled"),
+_NO_REMAINDER = ("nisa's ALU has no remainder or divide operator, and x - y * floor(x / y) in float32 is not "
+                 "NKI's exact remainder")
+for _name, _why in [("fmod", _NO_REMAINDER), ("mod", _NO_REMAINDER), ("dynamic_range", "dynamic loops are not modeled"),
                     ("fori_loop", "dynamic loops are not modeled"), ("while_loop", "dynamic loops are not modeled")]:
     globals()[_name] = _not_modeled(_name, _why)
 del _name, _why
@@ -453,7 +419,8 @@ NUMPY_OPS = {np.add: "add", np.subtract: "subtract", np.multiply: "multiply", np
 # kernel call.
 _RAW = {}
 for _name, _fn in list(globals().items()):
-    if inspect.isfunction(_fn) and _fn.__module__ in (__name__, _tensor.__name__) and not _name.startswith("_"):
+    if inspect.isfunction(_fn) and _fn.__module__ in (__name__, _tensor.__name__, _lowering.__name__) and \
+            not _name.startswith("_"):
         _RAW[_name] = _fn
         globals()[_name] = checked(_fn, f"nl.{_name}")
         globals()[_name].__module__ = __name__  # nki.language's, wherever it is written
