@@ -83,17 +83,19 @@ std::string declared_text(const std::vector<int64_t>& shape) {
 // without ml_dtypes) by its own.
 std::optional<NpyType> element_type(const py::dtype& dtype) {
   const auto size = static_cast<uint8_t>(dtype.itemsize());
-  const std::string name = py::str(dtype.attr("name"));
-  if (const std::optional<NpyType> named = npy_minifloat_named(name); named && named->size == size) return named;
-  switch (dtype.kind()) {
+  const char kind = dtype.kind();
+  if (kind == 'V' || (kind == 'f' && size == 1)) {  // the name only where it can matter
+    const std::string name = py::str(dtype.attr("name"));
+    if (const std::optional<NpyType> named = npy_minifloat_named(name); named && named->size == size) return named;
+    if (kind == 'V' && (name == "void8" || name == "void16") && dtype.attr("names").is_none() &&
+        dtype.attr("subdtype").is_none())
+      return NpyType{'V', size};
+  }
+  switch (kind) {
     case 'b': return NpyType{'b', 1};
     case 'f': return NpyType{'f', size};
     case 'i': return NpyType{'i', size};
     case 'u': return NpyType{'u', size};
-    case 'V':
-      if (dtype.attr("names").is_none() && dtype.attr("subdtype").is_none() && (name == "void8" || name == "void16"))
-        return NpyType{'V', size};
-      return std::nullopt;
     default: return std::nullopt;
   }
 }

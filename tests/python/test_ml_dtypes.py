@@ -155,6 +155,7 @@ def test_a_void_array_gives_a_bf16_tensor_its_bits():
     (np.zeros((2, 3), np.float16), "dtype float16 does not match tensor x declared bf16"),
     (np.zeros((2, 3), np.uint16), "dtype uint16 does not match tensor x declared bf16"),
     (np.zeros((2, 3), "V1"), "dtype |V1 does not match tensor x declared bf16"),
+    (np.zeros((2, 3), [("a", "u1"), ("b", "u1")]), "dtype [('a', 'u1'), ('b', 'u1')] does not match"),  # 2 bytes, not bits
     (np.zeros((2, 3), ml_dtypes.float8_e4m3fnuz), "dtype float8_e4m3fnuz does not match tensor x declared bf16"),
 ])
 def test_an_array_of_another_dtype_is_refused(array, message):
