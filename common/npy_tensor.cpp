@@ -46,7 +46,8 @@ bool has_ml_dtype(Dtype dtype) {
 }  // namespace
 
 std::optional<NpyFill> npy_fill(const NpyType& type, Dtype dtype) {
-  if (type == NpyType{'f', 4} && rounds_from_f32(dtype)) return NpyFill::round_f32;  // tf32 too, though written as float32
+  // First: a tf32 tensor, written as float32, rounds a float32 array too.
+  if (type == NpyType{'f', 4} && rounds_from_f32(dtype)) return NpyFill::round_f32;
   if (type == npy_type_of(dtype)) return NpyFill::bits;
   if (type.kind == 'm' && type.minifloat == dtype) return NpyFill::bits;  // fp8e8m0 from float8_e8m0fnu
   if (type == NpyType{'b', 1} && dtype == Dtype::u8) return NpyFill::bools;

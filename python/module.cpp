@@ -436,7 +436,8 @@ PYBIND11_MODULE(_nisa, m) {
     py::dict names;
     for (int i = 0; i < kDtypeCount; ++i) {
       const auto dtype = static_cast<Dtype>(i);
-      if (const NpyType type = npy_type_of(dtype); type.kind == 'm') names[py::str(std::string(dtype_name(dtype)))] = type.name();
+      if (const NpyType type = npy_type_of(dtype); type.kind == 'm')
+        names[py::str(std::string(dtype_name(dtype)))] = type.name();
     }
     return names;
   });
