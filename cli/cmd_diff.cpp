@@ -54,9 +54,9 @@ std::string at_index(int64_t index, const std::vector<int64_t>& shape) {
 }
 
 // Compares two .npy files in bounded memory: the headers first, then the
-// data in chunks of kChunkBytes from each file (a Fortran-order file is read
-// whole, to be put in C order).
-constexpr std::size_t kChunkBytes = std::size_t{8} << 20;  // a multiple of every element size
+// data in chunks of kChunkElements from each file (a Fortran-order file is
+// read whole, to be put in C order).
+constexpr std::size_t kChunkElements = std::size_t{1} << 20;  // at most 8 MiB of 8-byte elements
 
 ArrayComparison compare_files(const std::string& expected_path, const std::string& actual_path, CompareTolerance tol,
                               NpyArray& expected_header) {
@@ -68,11 +68,15 @@ ArrayComparison compare_files(const std::string& expected_path, const std::strin
   }
   ArrayComparer comparer(expected.header(), actual.header(), tol);
   if (!comparer.compares_elements()) return comparer.result();
-  std::vector<uint8_t> e(static_cast<std::size_t>(std::min<uint64_t>(kChunkBytes, expected.data_bytes())));
-  std::vector<uint8_t> a(e.size());
-  for (uint64_t done = 0; done < expected.data_bytes();) {
-    const std::size_t n = expected.read_data(e.data(), e.size());
-    actual.read_data(a.data(), n);
+  // The sizes of the elements may differ (bf16 against float32).
+  const std::size_t e_size = expected.header().type.size, a_size = actual.header().type.size;
+  const auto count = static_cast<uint64_t>(expected.header().element_count());
+  const auto chunk = static_cast<std::size_t>(std::min<uint64_t>(kChunkElements, count));
+  std::vector<uint8_t> e(chunk * e_size), a(chunk * a_size);
+  for (uint64_t done = 0; done < count;) {
+    const auto n = static_cast<std::size_t>(std::min<uint64_t>(chunk, count - done));
+    expected.read_data(e.data(), n * e_size);
+    actual.read_data(a.data(), n * a_size);
     comparer.add(e.data(), a.data(), n);
     done += n;
   }
@@ -92,10 +96,10 @@ bool report_pair(const std::string& label, const std::string& expected_path, con
     out += label + ": differs: " + c.whole_difference + " (expected vs actual)\n";
     return true;
   }
-  const bool is_float = expected.type.kind == 'f';
+  const bool is_float = c.floats;
   const std::string errors = "max abs error " + number_text(c.max_abs_error) + at_index(c.max_abs_index, expected.shape) +
                              ", max rel error " + number_text(c.max_rel_error) + at_index(c.max_rel_index, expected.shape);
-  const std::string elements = std::to_string(c.element_count) + " " + expected.type.name() + " elements";
+  const std::string elements = std::to_string(c.element_count) + " " + c.element_type + " elements";
   if (c.equal()) {
     out += label + ": match: " + elements + (is_float ? ", " + errors : "") + "\n";
     return false;

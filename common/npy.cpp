@@ -145,6 +145,7 @@ class HeaderParser {
   }
 
   NpyType parse_descr(const std::string& descr) {
+    if (const std::optional<NpyType> named = npy_minifloat_named(descr)) return *named;  // as ml_dtypes names it
     if (descr.size() >= 2 && descr[1] == 'O') bad("object arrays are not supported");
     if (descr.size() < 3) bad("unsupported dtype '" + descr + "'");
     const char order = descr[0];
@@ -157,11 +158,14 @@ class HeaderParser {
       if (c < '0' || c > '9' || size > 100) bad("unsupported dtype '" + descr + "'");
       size = size * 10 + (c - '0');
     }
-    const bool known = (kind == 'f' && (size == 2 || size == 4 || size == 8)) ||
+    const bool known = (kind == 'f' && (size == 1 || size == 2 || size == 4 || size == 8)) ||
                        ((kind == 'i' || kind == 'u') && (size == 1 || size == 2 || size == 4 || size == 8)) ||
-                       (kind == 'b' && size == 1);
+                       (kind == 'b' && size == 1) || (kind == 'V' && (size == 1 || size == 2));
     if (!known) bad("unsupported dtype '" + descr + "'");
     if (order == '>' && size > 1) bad("big-endian data is not supported (dtype '" + descr + "')");
+    // ml_dtypes gives float8_e5m2 (alone of its types) the kind 'f', so that
+    // np.save writes its arrays as '<f1', a descr NumPy has no other type for.
+    if (kind == 'f' && size == 1) return *npy_minifloat_named("float8_e5m2");
     return NpyType{kind, static_cast<uint8_t>(size)};
   }
 
@@ -176,15 +180,38 @@ uint32_t read_le(std::span<const uint8_t> bytes, std::size_t offset, std::size_t
   return v;
 }
 
+// The floats NumPy lacks, as the ml_dtypes package names its types (the
+// names NKI 0.6 spells these dtypes with too); each holds the same bits as
+// the nisa dtype (SEMANTICS S2.2: bias, largest finite, inf and NaN codes).
+struct MinifloatName {
+  std::string_view name;
+  Dtype dtype;
+};
+constexpr MinifloatName kMinifloatNames[] = {
+    {"bfloat16", Dtype::bf16},       {"float8_e4m3", Dtype::fp8e4m3}, {"float8_e4m3fn", Dtype::fp8e4m3fn},
+    {"float8_e5m2", Dtype::fp8e5m2}, {"float8_e8m0fnu", Dtype::fp8e8m0},
+};
+
 }  // namespace
 
+std::optional<NpyType> npy_minifloat_named(std::string_view name) {
+  for (const MinifloatName& m : kMinifloatNames)
+    if (m.name == name) return NpyType{'m', static_cast<uint8_t>(dtype_size(m.dtype)), m.dtype};
+  return std::nullopt;
+}
+
 std::string NpyType::descr() const {
-  return std::string(size == 1 ? "|" : "<") + kind + std::to_string(size);
+  if (kind == 'm') return name();
+  return std::string(size == 1 || kind == 'V' ? "|" : "<") + kind + std::to_string(size);
 }
 
 std::string NpyType::name() const {
   if (kind == 'b') return "bool";
-  const char* base = kind == 'f' ? "float" : kind == 'i' ? "int" : "uint";
+  if (kind == 'm') {
+    for (const MinifloatName& m : kMinifloatNames)
+      if (m.dtype == minifloat) return std::string(m.name);
+  }
+  const char* base = kind == 'f' ? "float" : kind == 'i' ? "int" : kind == 'V' ? "void" : "uint";
   return base + std::to_string(8 * size);
 }
 

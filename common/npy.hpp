@@ -8,14 +8,19 @@
 //     and tests (read_npy / parse_npy / encode_npy / write_npy).
 //   - Tensors: an .npy file as the value of a declared nisa tensor, for
 //     `nisa run` (load_tensor_npy / encode_tensor_npy / save_tensor_npy). The
-//     file's dtype must equal the tensor's, except that bf16, tf32 and the fp8
-//     types are read from float32 arrays (rounded to nearest even, S2.2) and
-//     written as float32 (exactly).
+//     file's dtype must equal the tensor's (npy_fill says what else fills it:
+//     float32 rounded into bf16, tf32 and the fp8 types, S2.2; the bits of a
+//     void array, as np.save writes an ml_dtypes array). bf16 and the fp8
+//     types are written under ml_dtypes' names ('bfloat16', 'float8_e4m3',
+//     ...), which np.load reads back as that dtype once ml_dtypes is
+//     imported; tf32, which ml_dtypes lacks, as float32 (exactly).
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtype.hpp"
@@ -24,14 +29,23 @@
 namespace nisa {
 
 // A NumPy element type nisa understands: bool, int8..int64, uint8..uint64,
-// float16, float32, float64.
+// float16, float32, float64; the floats NumPy lacks under the names the
+// ml_dtypes package gives them (kind 'm'); and void of 1 or 2 bytes (kind
+// 'V': what np.save writes for most ml_dtypes arrays, bits of no stated
+// format).
 struct NpyType {
-  char kind = 'f';    // 'f' float, 'i' signed int, 'u' unsigned int, 'b' bool
+  char kind = 'f';    // 'f' float, 'i' signed int, 'u' unsigned int, 'b' bool, 'm' ml_dtypes float, 'V' void
   uint8_t size = 4;   // bytes per element
-  std::string descr() const;  // as written in a header: "<f4", "|i1", "|b1"
-  std::string name() const;   // NumPy's name: "float32", "int8", "bool"
+  Dtype minifloat = Dtype::f32;  // kind 'm' only: the nisa dtype it is (same storage bits)
+  std::string descr() const;  // as written in a header: "<f4", "|i1", "|b1", "bfloat16", "|V2"
+  std::string name() const;   // NumPy's name: "float32", "int8", "bool", "bfloat16", "void16"
   bool operator==(const NpyType&) const = default;
 };
+
+// The ml_dtypes type named `name` ("bfloat16", "float8_e4m3", "float8_e4m3fn",
+// "float8_e5m2", "float8_e8m0fnu": each the nisa dtype of the same bits,
+// SEMANTICS S2.2), or nothing.
+std::optional<NpyType> npy_minifloat_named(std::string_view name);
 
 struct NpyArray {
   NpyType type;
@@ -82,17 +96,30 @@ void write_npy(const std::string& path, const NpyArray& array);  // atomic
 // "(3, 4)", "(5,)", "()": a shape as NumPy prints it.
 std::string npy_shape_text(const std::vector<int64_t>& shape);
 
-// The .npy element type that holds tensors of `dtype` (float32 for bf16, tf32
-// and the fp8 types).
+// The .npy element type a tensor of `dtype` is written as: its own bits
+// (bf16 and the fp8 types under their ml_dtypes names; the mx types as
+// unsigned integers of their size), except tf32: float32.
 NpyType npy_type_of(Dtype dtype);
 
-// True for the dtypes NumPy lacks (bf16, tf32, fp8), whose .npy form is
-// float32 rather than their own bits.
+// True for tf32, which neither NumPy nor ml_dtypes has: its .npy form is
+// float32 rather than its own bits.
 bool travels_as_f32(Dtype dtype);
-// A tensor's storage from its .npy element data (npy_type_of(dtype), C
-// order), written to `out` (the tensor's bytes): a copy, or each float32
-// rounded to nearest even (S2.2).
-void storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data, uint8_t* out);
+
+// How an array of one .npy element type fills a tensor (LANGUAGE.md 3).
+enum class NpyFill {
+  bits,       // the array's bytes are the storage: npy_type_of(dtype), or a void array of bf16/fp8 bits
+  bools,      // a bool array into a u8 tensor: each byte 0 or 1
+  round_f32,  // a float32 array into bf16, tf32 or an fp8 type: each value rounded to nearest even (S2.2)
+};
+// How an array of `type` fills a tensor of `dtype`, or nothing if it cannot.
+std::optional<NpyFill> npy_fill(const NpyType& type, Dtype dtype);
+// The end of a dtype mismatch message naming the arrays a bf16 or fp8
+// tensor takes ("; bf16 TENSORS take bfloat16 (ml_dtypes) or float32
+// arrays", `tensors` naming what is filled), or "" for other dtypes.
+std::string npy_fill_hint(Dtype dtype, const std::string& tensors);
+// A tensor's storage from `data`, the C-order elements of an array that
+// fills it as `fill` says (element count: the tensor's), written to `out`.
+void storage_from_npy_data(Dtype dtype, NpyFill fill, std::span<const uint8_t> data, uint8_t* out);
 // The inverse (exact): writes raw.size() / dtype_size(dtype) elements of
 // npy_type_of(dtype) to `out`.
 void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out);

@@ -1,7 +1,8 @@
 // .npy files as values of declared nisa tensors (LANGUAGE.md section 3):
-// dtypes NumPy has are stored as themselves; bf16, tf32 and the fp8 types,
-// which it lacks, travel as float32 (rounded on the way in, S2.2; exact on the
-// way out).
+// each dtype is written as its own bits (bf16 and the fp8 types under their
+// ml_dtypes names) except tf32, which travels as float32; a float32 array is
+// rounded into bf16, tf32 or an fp8 type (S2.2), and a void array (np.save
+// of an ml_dtypes array) gives a bf16 or fp8 tensor its bits.
 #include <cstring>
 #include <stdexcept>
 
@@ -12,7 +13,13 @@
 
 namespace nisa {
 
-bool travels_as_f32(Dtype dtype) {
+bool travels_as_f32(Dtype dtype) { return dtype == Dtype::tf32; }
+
+namespace {
+
+// The dtypes a float32 array fills by rounding (S2.2): the narrower floats,
+// whose every value a float32 holds (fp8e8m0 is an mx scale: bits only).
+bool rounds_from_f32(Dtype dtype) {
   switch (dtype) {
     case Dtype::bf16:
     case Dtype::tf32:
@@ -23,9 +30,42 @@ bool travels_as_f32(Dtype dtype) {
   }
 }
 
-void storage_from_npy_data(Dtype dtype, std::span<const uint8_t> data, uint8_t* out) {
-  if (!travels_as_f32(dtype)) {
-    if (!data.empty()) std::memcpy(out, data.data(), data.size());
+// The dtypes ml_dtypes has (npy_minifloat_named): a void array of their size,
+// as np.save writes their arrays, is taken as their bits.
+bool has_ml_dtype(Dtype dtype) {
+  switch (dtype) {
+    case Dtype::bf16:
+    case Dtype::fp8e4m3:
+    case Dtype::fp8e4m3fn:
+    case Dtype::fp8e5m2:
+    case Dtype::fp8e8m0: return true;
+    default: return false;
+  }
+}
+
+}  // namespace
+
+std::optional<NpyFill> npy_fill(const NpyType& type, Dtype dtype) {
+  // First: a tf32 tensor, written as float32, rounds a float32 array too.
+  if (type == NpyType{'f', 4} && rounds_from_f32(dtype)) return NpyFill::round_f32;
+  if (type == npy_type_of(dtype)) return NpyFill::bits;
+  if (type.kind == 'm' && type.minifloat == dtype) return NpyFill::bits;  // fp8e8m0 from float8_e8m0fnu
+  if (type == NpyType{'b', 1} && dtype == Dtype::u8) return NpyFill::bools;
+  if (type.kind == 'V' && type.size == dtype_size(dtype) && has_ml_dtype(dtype)) return NpyFill::bits;
+  return std::nullopt;
+}
+
+std::string npy_fill_hint(Dtype dtype, const std::string& tensors) {
+  if (!rounds_from_f32(dtype) || dtype == Dtype::tf32) return "";
+  return "; " + std::string(dtype_name(dtype)) + " " + tensors + " take " + npy_type_of(dtype).name() +
+         " (ml_dtypes) or float32 arrays";
+}
+
+void storage_from_npy_data(Dtype dtype, NpyFill fill, std::span<const uint8_t> data, uint8_t* out) {
+  if (fill != NpyFill::round_f32) {
+    if (!data.empty() && out != data.data()) std::memcpy(out, data.data(), data.size());  // or in place
+    if (fill == NpyFill::bools)  // NumPy writes 0 and 1; any other byte is true too
+      for (std::size_t i = 0; i < data.size(); ++i) out[i] = out[i] != 0;
     return;
   }
   // Round each float32 to the tensor's dtype (S2.2).
@@ -47,7 +87,7 @@ void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* o
     if (!raw.empty()) std::memcpy(out, raw.data(), raw.size());
     return;
   }
-  // Widening to float32 is exact for every one of these dtypes.
+  // Widening to float32 is exact (tf32 is float32 with fewer mantissa bits).
   dispatch_dtype(dtype, [&](auto e) {
     using E = decltype(e);
     using S = typename E::storage;
@@ -79,51 +119,51 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 
 NpyType npy_type_of(Dtype dtype) {
   if (travels_as_f32(dtype)) return NpyType{'f', 4};
+  if (rounds_from_f32(dtype)) return NpyType{'m', static_cast<uint8_t>(dtype_size(dtype)), dtype};  // bf16, fp8
   const char kind = dtype_is_float(dtype) ? 'f' : dtype_is_signed_int(dtype) ? 'i' : 'u';
   return NpyType{kind, static_cast<uint8_t>(dtype_size(dtype))};
 }
 
 namespace {
-// The header checks of a tensor's .npy: dtype (bool for u8, LANGUAGE.md 3;
-// float32 for the travelling dtypes) and shape, naming both sides.
-void check_tensor_header(const NpyArray& header, const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
-                         const std::string& tensor_name, uint32_t decl_line) {
+// The header checks of a tensor's .npy: dtype (npy_fill) and shape, naming
+// both sides. Returns how the file fills the tensor.
+NpyFill check_tensor_header(const NpyArray& header, const std::string& path, Dtype dtype,
+                            const std::vector<int64_t>& shape, const std::string& tensor_name, uint32_t decl_line) {
   const std::string tensor = "tensor " + tensor_name + " declared ";
   const std::string line = " (line " + std::to_string(decl_line) + ")";
-  const NpyType expected = npy_type_of(dtype);
-  const bool bool_for_u8 = dtype == Dtype::u8 && header.type == NpyType{'b', 1};
-  if (header.type != expected && !bool_for_u8) {
-    std::string message = "dtype " + header.type.name() + " does not match " + tensor + std::string(dtype_name(dtype)) + line;
-    if (travels_as_f32(dtype)) message += "; " + std::string(dtype_name(dtype)) + " tensors are read from float32 arrays";
-    throw InputError(file_error(path, message));
-  }
+  const std::optional<NpyFill> fill = npy_fill(header.type, dtype);
+  if (!fill)
+    throw InputError(file_error(path, "dtype " + header.type.name() + " does not match " + tensor +
+                                          std::string(dtype_name(dtype)) + line + npy_fill_hint(dtype, "tensors")));
   if (header.shape != shape)
     throw InputError(file_error(path, "shape " + npy_shape_text(header.shape) + " does not match " + tensor +
                                           declared_shape_text(shape) + line));
-}
-
-void normalize_bools(std::span<uint8_t> data) {  // NumPy writes 0 and 1; any other byte is true too
-  for (uint8_t& b : data) b = b != 0;
+  return *fill;
 }
 }  // namespace
 
 std::vector<uint8_t> load_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
                                      const std::string& tensor_name, uint32_t decl_line) {
   // Checked on the header, before the data is read.
-  NpyArray array = read_npy(path, [&](const NpyArray& header) { check_tensor_header(header, path, dtype, shape, tensor_name, decl_line); });
-  if (array.type.kind == 'b') normalize_bools(array.data);
-  if (!travels_as_f32(dtype)) return std::move(array.data);
-  std::vector<uint8_t> raw(array.data.size() / 4 * dtype_size(dtype));
-  storage_from_npy_data(dtype, array.data, raw.data());
-  return raw;
+  NpyFill fill = NpyFill::bits;
+  NpyArray array = read_npy(path, [&](const NpyArray& header) {
+    fill = check_tensor_header(header, path, dtype, shape, tensor_name, decl_line);
+  });
+  if (fill == NpyFill::round_f32) {
+    std::vector<uint8_t> raw(static_cast<std::size_t>(element_count(shape)) * dtype_size(dtype));
+    storage_from_npy_data(dtype, fill, array.data, raw.data());
+    return raw;
+  }
+  storage_from_npy_data(dtype, fill, array.data, array.data.data());  // in place (bools made 0 or 1)
+  return std::move(array.data);
 }
 
 void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
                           const std::string& tensor_name, uint32_t decl_line, std::span<uint8_t> storage) {
   NpyReader reader(path);
   const NpyArray& header = reader.header();
-  check_tensor_header(header, path, dtype, shape, tensor_name, decl_line);
-  if (header.fortran_order || travels_as_f32(dtype) || reader.data_bytes() != storage.size()) {
+  const NpyFill fill = check_tensor_header(header, path, dtype, shape, tensor_name, decl_line);
+  if (header.fortran_order || fill == NpyFill::round_f32 || reader.data_bytes() != storage.size()) {
     // Reordered or rounded on the way: through a copy.
     const std::vector<uint8_t> bytes = load_tensor_npy(path, dtype, shape, tensor_name, decl_line);
     if (bytes.size() != storage.size()) throw std::invalid_argument("load_tensor_npy_into: storage of the wrong size");
@@ -135,7 +175,7 @@ void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vecto
   do {
     done += reader.read_data(storage.data() + done, storage.size() - done);
   } while (done < storage.size());
-  if (header.type.kind == 'b') normalize_bools(storage);
+  if (fill == NpyFill::bools) storage_from_npy_data(dtype, fill, storage, storage.data());
 }
 
 std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw) {

@@ -114,26 +114,75 @@ std::string index_text(int64_t flat_index, const std::vector<int64_t>& shape) {
   return s + "]";
 }
 
+namespace {
+
+// A void side takes the format of an ml_dtypes side of its size (np.save
+// writes an ml_dtypes array as void: bits of no stated format).
+NpyType read_as(const NpyType& type, const NpyType& other) {
+  return type.kind == 'V' && other.kind == 'm' && other.size == type.size ? other : type;
+}
+
+// Whether two element types compare by value: equal, or a float NumPy lacks
+// (an ml_dtypes type) against float32, the form such values have in NumPy
+// without ml_dtypes (and what nisa dumped them as before it wrote their names).
+bool comparable(const NpyType& e, const NpyType& a) {
+  const NpyType f32{'f', 4};
+  return e == a || (e.kind == 'm' && a == f32) || (e == f32 && a.kind == 'm');
+}
+
+// `n` elements of `type` (float32 or an ml_dtypes float) as float32: exact.
+std::vector<float> widened(const NpyType& type, const uint8_t* data, int64_t n) {
+  std::vector<float> out(static_cast<std::size_t>(n));
+  if (type.kind != 'm') {
+    if (n > 0) std::memcpy(out.data(), data, out.size() * 4);
+    return out;
+  }
+  dispatch_dtype(type.minifloat, [&](auto e) {
+    using E = decltype(e);
+    using S = typename E::storage;
+    for (std::size_t i = 0; i < out.size(); ++i) {
+      S bits;
+      std::memcpy(&bits, data + sizeof(S) * i, sizeof(S));
+      out[i] = E::to_f32(bits);
+    }
+  });
+  return out;
+}
+
+}  // namespace
+
 ArrayComparer::ArrayComparer(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
                              std::size_t max_listed)
-    : type_(expected.type), tolerance_(tolerance), max_listed_(max_listed) {
+    : type_(read_as(expected.type, actual.type)),
+      actual_type_(read_as(actual.type, expected.type)),
+      tolerance_(tolerance),
+      max_listed_(max_listed) {
   if (expected.shape != actual.shape) {
     result_.whole_difference = "shape " + npy_shape_text(expected.shape) + " vs " + npy_shape_text(actual.shape);
     return;
   }
-  if (expected.type != actual.type) {
+  if (!comparable(type_, actual_type_)) {
     result_.whole_difference = "dtype " + expected.type.name() + " vs " + actual.type.name();
     return;
   }
   result_.element_count = expected.element_count();
+  result_.element_type = type_.name() + (actual_type_ == type_ ? "" : " vs " + actual_type_.name());
+  result_.floats = type_.kind == 'f' || type_.kind == 'm';
 }
 
-void ArrayComparer::add(const uint8_t* expected, const uint8_t* actual, std::size_t bytes) {
-  const auto n = static_cast<int64_t>(bytes / type_.size);
+void ArrayComparer::add(const uint8_t* expected, const uint8_t* actual, std::size_t elements) {
+  const auto n = static_cast<int64_t>(elements);
   const auto run = [&]<class T>() {
     compare_elements<T>(expected, actual, next_index_, n, tolerance_, max_listed_, result_);
   };
   const NpyType t = type_;
+  if (t.kind == 'm' || actual_type_.kind == 'm') {  // by value, as float32 (every value exact)
+    const std::vector<float> e = widened(t, expected, n), a = widened(actual_type_, actual, n);
+    compare_elements<float>(reinterpret_cast<const uint8_t*>(e.data()), reinterpret_cast<const uint8_t*>(a.data()),
+                            next_index_, n, tolerance_, max_listed_, result_);
+    next_index_ += n;
+    return;
+  }
   switch (t.kind) {
     case 'f':
       if (t.size == 2) run.operator()<Float16>();
@@ -147,6 +196,7 @@ void ArrayComparer::add(const uint8_t* expected, const uint8_t* actual, std::siz
       else run.operator()<int64_t>();
       break;
     case 'u':
+    case 'V':  // bits, exactly
       if (t.size == 1) run.operator()<uint8_t>();
       else if (t.size == 2) run.operator()<uint16_t>();
       else if (t.size == 4) run.operator()<uint32_t>();
@@ -160,7 +210,8 @@ void ArrayComparer::add(const uint8_t* expected, const uint8_t* actual, std::siz
 ArrayComparison compare_arrays(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance,
                                std::size_t max_listed) {
   ArrayComparer comparer(expected, actual, tolerance, max_listed);
-  if (comparer.compares_elements()) comparer.add(expected.data.data(), actual.data.data(), expected.data.size());
+  if (comparer.compares_elements())
+    comparer.add(expected.data.data(), actual.data.data(), static_cast<std::size_t>(expected.element_count()));
   return comparer.result();
 }
 

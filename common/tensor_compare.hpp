@@ -1,8 +1,11 @@
 // Element-wise comparison of two .npy arrays for `nisa diff` (LANGUAGE.md
 // section 1): float data within |a - e| <= atol + rtol * |e| (numpy allclose,
 // evaluated in float64), NaN equal to NaN, an infinity equal only to the same
-// infinity; integer and bool data exactly. A shape or dtype difference makes the
-// arrays differ without an element-wise comparison. ArrayComparer takes the
+// infinity; integer, bool and void data exactly. A float NumPy lacks (bf16,
+// fp8: ml_dtypes' types) compares by value with its own type or float32, and
+// a void array with an ml_dtypes type of its size is read as that type. Any
+// other shape or dtype difference makes the arrays differ without an
+// element-wise comparison. ArrayComparer takes the
 // data in parts, so that `nisa diff` needs bounded memory for any file size.
 #pragma once
 #include <cstdint>
@@ -31,6 +34,8 @@ struct ArrayComparison {
   // "dtype float32 vs float64" (expected first). No element statistics then.
   std::string whole_difference;
   int64_t element_count = 0;
+  std::string element_type;  // "float32", or "float32 vs bfloat16" where the sides differ (expected first)
+  bool floats = false;       // compared as floats (within the tolerance), not exactly
   int64_t mismatch_count = 0;
   // Largest errors over all elements (equal infinities and NaN against NaN
   // count as error 0); NaN, at the first such element, when one side only is
@@ -50,12 +55,13 @@ class ArrayComparer {
   ArrayComparer(const NpyArray& expected, const NpyArray& actual, CompareTolerance tolerance, std::size_t max_listed = 10);
   // False when the arrays differ as a whole: add() must not be called.
   bool compares_elements() const { return result_.whole_difference.empty(); }
-  // The next bytes of each array's data, the same whole number of elements.
-  void add(const uint8_t* expected, const uint8_t* actual, std::size_t bytes);
+  // The next `elements` elements of each array's data (each of its own type).
+  void add(const uint8_t* expected, const uint8_t* actual, std::size_t elements);
   const ArrayComparison& result() const { return result_; }
 
  private:
-  NpyType type_;
+  NpyType type_;         // the expected side's element type, as read
+  NpyType actual_type_;  // the actual side's
   CompareTolerance tolerance_;
   std::size_t max_listed_;
   int64_t next_index_ = 0;

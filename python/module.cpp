@@ -77,10 +77,21 @@ std::string declared_text(const std::vector<int64_t>& shape) {
 }
 
 // The NumPy type of an array's elements, or nothing for a kind nisa has no
-// tensor of (complex, object, string, datetime, structured...).
+// tensor of (complex, object, string, datetime, structured...). An ml_dtypes
+// float is known by its name (its kind is 'V', or 'f' for float8_e5m2); a
+// plain void array ("void8", "void16": np.load of an ml_dtypes array's file
+// without ml_dtypes) by its own.
 std::optional<NpyType> element_type(const py::dtype& dtype) {
   const auto size = static_cast<uint8_t>(dtype.itemsize());
-  switch (dtype.kind()) {
+  const char kind = dtype.kind();
+  if (kind == 'V' || (kind == 'f' && size == 1)) {  // the name only where it can matter
+    const std::string name = py::str(dtype.attr("name"));
+    if (const std::optional<NpyType> named = npy_minifloat_named(name); named && named->size == size) return named;
+    if (kind == 'V' && (name == "void8" || name == "void16") && dtype.attr("names").is_none() &&
+        dtype.attr("subdtype").is_none())
+      return NpyType{'V', size};
+  }
+  switch (kind) {
     case 'b': return NpyType{'b', 1};
     case 'f': return NpyType{'f', size};
     case 'i': return NpyType{'i', size};
@@ -90,24 +101,20 @@ std::optional<NpyType> element_type(const py::dtype& dtype) {
 }
 
 // Checks an array against a tensor declaration (LANGUAGE.md 4): the same
-// rules as a .npy file given to `nisa run --input`. Returns whether it is a
-// bool array for a u8 tensor.
-bool check_array(const std::string& program_file, const TensorDecl& d, const py::array& array) {
+// rules as a .npy file given to `nisa run --input`. Returns how the array
+// fills the tensor.
+NpyFill check_array(const std::string& program_file, const TensorDecl& d, const py::array& array) {
   const std::string where = program_file + ": error: input " + d.name + ": ";
   const std::string declared = " tensor " + d.name + " declared ";
   const py::dtype dtype = array.dtype();
   const std::string dtype_text = py::str(static_cast<const py::handle&>(dtype));
   const std::optional<NpyType> got = element_type(dtype);
+  const std::optional<NpyFill> fill = got ? npy_fill(*got, d.dtype) : std::nullopt;
   const NpyType want = npy_type_of(d.dtype);
-  // LANGUAGE.md 3: a bool array fills a u8 (bool) tensor.
-  const bool bool_into_u8 = got && *got == NpyType{'b', 1} && d.dtype == Dtype::u8;
-  if (!got || (*got != want && !bool_into_u8)) {
-    std::string message = where + "dtype " + dtype_text + " does not match" + declared +
-                          std::string(dtype_name(d.dtype)) + " (line " + std::to_string(d.line) + ", a " +
-                          want.name() + " array)";
-    if (travels_as_f32(d.dtype)) message += "; " + std::string(dtype_name(d.dtype)) + " inputs are float32 arrays";
-    throw InputError(message);
-  }
+  if (!fill)
+    throw InputError(where + "dtype " + dtype_text + " does not match" + declared + std::string(dtype_name(d.dtype)) +
+                     " (line " + std::to_string(d.line) + ", a " + want.name() + " array)" +
+                     npy_fill_hint(d.dtype, "inputs"));
   // nisa/__init__.py hands over native byte order and C order; a caller of
   // _nisa itself gets an error rather than misread bytes.
   if (dtype.attr("byteorder").cast<std::string>() == ">")
@@ -118,12 +125,11 @@ bool check_array(const std::string& program_file, const TensorDecl& d, const py:
                      " (line " + std::to_string(d.line) + ")");
   if ((array.flags() & py::array::c_style) == 0)
     throw InputError(where + "the array is not C-contiguous (use numpy.ascontiguousarray)");
-  return bool_into_u8;
+  return *fill;
 }
 
-std::span<const uint8_t> array_bytes(const TensorDecl& d, const py::array& array) {
-  const std::size_t bytes = static_cast<std::size_t>(element_count(d.shape)) * npy_type_of(d.dtype).size;
-  return {static_cast<const uint8_t*>(array.data()), bytes};
+std::span<const uint8_t> array_bytes(const py::array& array) {
+  return {static_cast<const uint8_t*>(array.data()), static_cast<std::size_t>(array.nbytes())};
 }
 
 // Fills a tensor's storage from a checked array: one copy (or the S2.2
@@ -131,29 +137,34 @@ std::span<const uint8_t> array_bytes(const TensorDecl& d, const py::array& array
 // the machine's memory.
 void fill_from_array(const std::string& program_file, const TensorDecl& d, const py::array& array,
                      std::span<uint8_t> storage) {
-  const bool bool_into_u8 = check_array(program_file, d, array);
-  storage_from_npy_data(d.dtype, array_bytes(d, array), storage.data());
-  if (bool_into_u8)
-    for (uint8_t& b : storage) b = b != 0;
+  const NpyFill fill = check_array(program_file, d, array);
+  storage_from_npy_data(d.dtype, fill, array_bytes(array), storage.data());
 }
 
-// The array's own bytes when the tensor can read them in place: the tensor's
-// dtype exactly (no bool for u8, no float32 for a travelling dtype) and each
-// element at an address of its size's alignment, as the machine's memory is.
+// The array's own bytes when the tensor can read them in place: its bits are
+// the tensor's (no bool for u8, no float32 for bf16) and each element sits at
+// an address of its size's alignment, as the machine's memory is.
 std::span<const uint8_t> array_in_place(const std::string& program_file, const TensorDecl& d, const py::array& array) {
-  const bool bool_into_u8 = check_array(program_file, d, array);
-  const std::span<const uint8_t> bytes = array_bytes(d, array);
-  if (bool_into_u8 || travels_as_f32(d.dtype) || reinterpret_cast<std::uintptr_t>(bytes.data()) % dtype_size(d.dtype) != 0)
-    return {};
+  const NpyFill fill = check_array(program_file, d, array);
+  const std::span<const uint8_t> bytes = array_bytes(array);
+  if (fill != NpyFill::bits || reinterpret_cast<std::uintptr_t>(bytes.data()) % dtype_size(d.dtype) != 0) return {};
   return bytes;
 }
 
-// A tensor's value as a NumPy array. A dtype stored as-is (not bf16, tf32,
-// fp8: those widen to float32) hands its machine memory over: the array owns
-// it (a capsule base frees it), nothing is copied.
+// The NumPy dtype of a returned array: npy_type_of's, with bf16 and the fp8
+// types as their bits (uint16, uint8), which nisa/__init__.py views as
+// ml_dtypes' types where it can import them.
+py::dtype returned_dtype(Dtype dtype) {
+  const NpyType type = npy_type_of(dtype);
+  return py::dtype(type.kind == 'm' ? NpyType{'u', type.size}.descr() : type.descr());
+}
+
+// A tensor's value as a NumPy array. A dtype stored as-is (not tf32: it
+// widens to float32) hands its machine memory over: the array owns it (a
+// capsule base frees it), nothing is copied.
 py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
-  const py::dtype dtype(npy_type_of(d.dtype).descr());
+  const py::dtype dtype = returned_dtype(d.dtype);
   if (travels_as_f32(d.dtype) || storage.borrowed()) {
     py::array out(dtype, shape);
     npy_data_from_storage(d.dtype, storage.bytes(), static_cast<uint8_t*>(out.mutable_data()));
@@ -372,6 +383,16 @@ auto with_model(const NativeProgram& native, Make&& make) {
 PYBIND11_MODULE(_nisa, m) {
   using namespace nisa;
   m.doc() = "nisa's compiled core: assemble, decode and run programs in process";
+#if PYBIND11_VERSION_MAJOR == 2 && PYBIND11_VERSION_MINOR < 12
+  // pybind11 before 2.12 reads dtypes in NumPy 1's layout: under NumPy 2 it
+  // misreads every array's element size, so refuse to load rather than
+  // misread inputs (pip's ml_dtypes 0.6 and later pull in NumPy 2).
+  const std::string numpy_version = py::module_::import("numpy").attr("__version__").cast<std::string>();
+  if (numpy_version.empty() || numpy_version[0] != '1')
+    throw py::import_error("nisa's _nisa was built with pybind11 " + std::to_string(PYBIND11_VERSION_MAJOR) + "." +
+                           std::to_string(PYBIND11_VERSION_MINOR) + ", which cannot read NumPy " + numpy_version +
+                           "'s arrays: use NumPy 1.x (Debian's python3-numpy; ml_dtypes<0.6 keeps it)");
+#endif
   static py::exception<NisaError> native_error(m, "NativeError");
   py::register_exception_translator([](std::exception_ptr p) {
     try {
@@ -408,6 +429,18 @@ PYBIND11_MODULE(_nisa, m) {
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
   m.def("default_hbm_limit", &default_hbm_limit);
+  // {nisa dtype: ml_dtypes type name} of the dtypes whose outputs run()
+  // returns as their bits (bf16: uint16, the fp8 types: uint8), for
+  // nisa/__init__.py to view as ml_dtypes' types (LANGUAGE.md 4).
+  m.def("ml_dtypes_names", [] {
+    py::dict names;
+    for (int i = 0; i < kDtypeCount; ++i) {
+      const auto dtype = static_cast<Dtype>(i);
+      if (const NpyType type = npy_type_of(dtype); type.kind == 'm')
+        names[py::str(std::string(dtype_name(dtype)))] = type.name();
+    }
+    return names;
+  });
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });

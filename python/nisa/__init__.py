@@ -6,7 +6,8 @@
 `program` is .nasm text, a path to a .nasm or .nbin file (a str ending in
 .nasm/.nbin, or any os.PathLike), or a Program from nisa.assemble(). Results
 hold every `output`/`inout` tensor as a new NumPy array, as `nisa run --dump`
-would write it; input arrays are never modified. Every problem raises
+would write it (bf16 and fp8 tensors as `ml_dtypes` arrays, where it is
+installed); input arrays are never modified. Every problem raises
 nisa.Error with the command line's message and, where the problem has one, its
 source location (.file, .line, .column). Ctrl-C stops a run within a fraction
 of a second (KeyboardInterrupt). Runs on several threads at once are safe.
@@ -16,9 +17,10 @@ import re
 
 import numpy as np
 
-from . import _nisa
+from . import _ml_dtypes, _nisa
+from ._ml_dtypes import RawBitsWarning
 
-__all__ = ["Error", "Program", "assemble", "run"]
+__all__ = ["Error", "Program", "RawBitsWarning", "assemble", "run"]
 
 
 class Error(Exception):
@@ -77,6 +79,15 @@ class Program:
 
     def __len__(self):
         return self._native.instruction_count
+
+    def _bits_outputs(self):
+        """{name: .nasm dtype} of the output tensors a run returns as their
+        bits (bf16, fp8), to be viewed as ml_dtypes' types; found once."""
+        found = self.__dict__.get("_bits")
+        if found is None:
+            found = self._bits = {t["name"]: t["dtype"] for t in self.tensors if t["dtype"] in _ml_dtypes.NAMES
+                                  and t["memory"] == "hbm" and t["role"] in ("output", "inout")}
+        return found
 
     def to_nbin(self):
         """The .nbin bytes (`nisa asm`)."""
@@ -164,6 +175,11 @@ def _hbm_limit(value):
 def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None):
     """Runs `program` on `inputs` ({NAME: ndarray}); returns {NAME: ndarray}.
 
+    A bf16 or fp8 tensor takes an ml_dtypes array of its dtype (its bits as
+    they are) or a float32 array (rounded to nearest even), and comes back
+    as an ml_dtypes array; without ml_dtypes, as its raw bits (uint16, uint8)
+    with a RawBitsWarning.
+
     strict: the hardware's hazards become errors (`nisa run --strict`).
     profile: return (outputs, report) where report holds the estimated
       per-engine table as data ("engines": {engine: {instructions, busy_cycles,
@@ -184,4 +200,5 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
         if not trace_path:
             raise Error("trace: error: the path is empty")
     outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit)
+    _ml_dtypes.view_outputs(prog.file, outputs, prog._bits_outputs())
     return (outputs, report) if profile else outputs

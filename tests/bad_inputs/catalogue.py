@@ -170,6 +170,10 @@ def make_files():
     write("f64.npy", npy_raw(x_header("<f8"), bytes(128 * 8 * 8)))
     write("i32_for_f32.npy", npy_raw(x_header("<i4"), bytes(128 * 8 * 4)))
     write("f32_for_bf16_wrong.npy", npy_raw(x_header("<f8"), bytes(128 * 8 * 8)))
+    # What np.save writes for ml_dtypes arrays: float8_e5m2 as '<f1', the other fp8 types as '<V1'.
+    write("e5m2_for_bf16.npy", npy_raw(x_header("<f1"), bytes(128 * 8)))
+    write("v1_for_bf16.npy", npy_raw(x_header("<V1"), bytes(128 * 8)))
+    write("e4m3fn_for_bf16.npy", npy_raw(x_header("float8_e4m3fn"), bytes(128 * 8)))
     write("rank.npy", npy_raw(x_header(shape="(1024,)"), X_DATA))
     write("scalar.npy", npy_raw(x_header(shape="()"), X_DATA[:4]))
     write("v4.npy", npy_raw(x_header(), X_DATA, major=4))
@@ -330,7 +334,15 @@ CASES = [
     ("float32 for an i32 tensor", ["run", "good.nasm", "--input", "x=x.npy", "--input", "n=f32_as_i32.npy"], 2,
      r"^f32_as_i32\.npy: error: dtype float32 does not match tensor n declared i32 \(line 4\)"),
     ("float64 for a bf16 tensor", ["run", "good.nasm", "--input", "x=x.npy", "--input", "b=f32_for_bf16_wrong.npy"], 2,
-     r"does not match tensor b declared bf16 \(line 3\); bf16 tensors are read from float32 arrays"),
+     r"does not match tensor b declared bf16 \(line 3\); bf16 tensors take bfloat16 \(ml_dtypes\) or float32 arrays"),
+    ("ml_dtypes' float8_e5m2 ('<f1') for a bf16 tensor", ["run", "good.nasm", "--input", "x=x.npy", "--input",
+                                                         "b=e5m2_for_bf16.npy"], 2,
+     r"^e5m2_for_bf16\.npy: error: dtype float8_e5m2 does not match tensor b declared bf16 \(line 3\)"),
+    ("a 1-byte void (np.save of an fp8 array) for a bf16 tensor", ["run", "good.nasm", "--input", "x=x.npy", "--input",
+                                                                   "b=v1_for_bf16.npy"], 2,
+     r"^v1_for_bf16\.npy: error: dtype void8 does not match tensor b declared bf16 \(line 3\)"),
+    ("float8_e4m3fn for a bf16 tensor", ["run", "good.nasm", "--input", "x=x.npy", "--input", "b=e4m3fn_for_bf16.npy"],
+     2, r"^e4m3fn_for_bf16\.npy: error: dtype float8_e4m3fn does not match tensor b declared bf16"),
     ("rank 1 for rank 2", ["run", "good.nasm", "--input", "x=rank.npy"], 2,
      r"^rank\.npy: error: shape \(1024,\) does not match tensor x declared \[128, 8\]"),
     ("0-d array", ["run", "good.nasm", "--input", "x=scalar.npy"], 2, r"^scalar\.npy: error: shape \(\) does not match"),

@@ -80,3 +80,39 @@ TEST_CASE("at most max_listed mismatches are kept, all are counted") {
   CHECK(c.first_mismatches.size() == 5);
   CHECK(c.max_rel_error == 1.0);
 }
+
+// The floats NumPy lacks (ml_dtypes' bfloat16, float8_*): by value, against
+// themselves or float32; bits hand-derived from SEMANTICS S2.2's formats.
+TEST_CASE("bf16 and fp8 compare by value with themselves and float32; a void side takes their format") {
+  const NpyType bf16 = *nisa::npy_minifloat_named("bfloat16");
+  const NpyType e4m3 = *nisa::npy_minifloat_named("float8_e4m3");
+  // 1.0, -2.5, 3.3895314e38 (largest finite), -inf in bf16.
+  const auto b = array_of<uint16_t>(bf16, {4}, {0x3F80, 0xC020, 0x7F7F, 0xFF80});
+  const auto f = array_of<float>(kF32, {4}, {1.0f, -2.5f, 3.3895313892515355e38f, -kInf});
+  CHECK(compare_arrays(f, b, {0, 0}).equal());
+  CHECK(compare_arrays(b, f, {0, 0}).equal());
+  CHECK(compare_arrays(b, f, {0, 0}).element_type == "bfloat16 vs float32");
+  CHECK(compare_arrays(b, b, {0, 0}).element_type == "bfloat16");
+  CHECK(compare_arrays(b, b, {0, 0}).floats);
+  // 1.00390625 is no bf16: 1.0 differs from it by 2^-8.
+  const auto near = compare_arrays(array_of<float>(kF32, {4}, {1.00390625f, -2.5f, 3.3895313892515355e38f, -kInf}), b, {0, 0});
+  CHECK(near.mismatch_count == 1);
+  CHECK(near.first_mismatches.at(0).expected == "1.0039062");
+  CHECK(near.first_mismatches.at(0).actual == "1");
+  CHECK(near.max_abs_error == 0.00390625);
+  // fp8e4m3: 0x38 = 1.0, 0xC2 = -2.5, 0x77 = 240 (largest finite), 0x78 = inf, 0x79 = NaN.
+  const auto e = array_of<uint8_t>(e4m3, {5}, {0x38, 0xC2, 0x77, 0x78, 0x79});
+  CHECK(compare_arrays(array_of<float>(kF32, {5}, {1.0f, -2.5f, 240.0f, kInf, kNaN}), e, {0, 0}).equal());
+  // np.save's void form of an ml_dtypes array is read as the other side's type.
+  CHECK(compare_arrays(array_of<uint16_t>(NpyType{'V', 2}, {4}, {0x3F80, 0xC020, 0x7F7F, 0xFF80}), b, {0, 0}).equal());
+  CHECK(compare_arrays(b, array_of<uint16_t>(NpyType{'V', 2}, {4}, {0x3F80, 0xC020, 0x7F7F, 0xFF81}), {0, 0}).mismatch_count ==
+        1);
+  const auto v = array_of<uint8_t>(NpyType{'V', 1}, {2}, {1, 2});
+  CHECK(compare_arrays(v, array_of<uint8_t>(NpyType{'V', 1}, {2}, {1, 3}), {1, 1}).mismatch_count == 1);  // bits, exactly
+  // Other pairs differ as a whole.
+  CHECK(compare_arrays(b, array_of<uint16_t>(NpyType{'f', 2}, {4}, {0, 0, 0, 0}), {}).whole_difference ==
+        "dtype bfloat16 vs float16");
+  CHECK(compare_arrays(e, array_of<uint8_t>(*nisa::npy_minifloat_named("float8_e4m3fn"), {5}, {0, 0, 0, 0, 0}), {})
+            .whole_difference == "dtype float8_e4m3 vs float8_e4m3fn");
+  CHECK(compare_arrays(v, array_of<float>(kF32, {2}, {0, 0}), {}).whole_difference == "dtype void8 vs float32");
+}

@@ -113,6 +113,30 @@ def main():
         h2[2] = np.inf
         check("float16", [save("h1.npy", h), save("h2.npy", h2)], 1, ["float16", "[2]", "65504", "inf"])
 
+        # bf16 as nisa writes it (its bits under ml_dtypes' name) against float32 by value,
+        # over more than one chunk (2^20 elements) of the comparison.
+        def save_named(name, descr, bits):
+            with open(path(name), "wb") as f:
+                np.lib.format.write_array_header_1_0(f, {"descr": descr, "fortran_order": False, "shape": bits.shape})
+                f.write(bits.tobytes())
+            return path(name)
+
+        n = (1 << 20) + 1000
+        halves = (np.arange(n) % 511 - 255).astype(np.float32) / 2  # exact in bf16 (at most 8 significant bits)
+        bf16_bits = (halves.view(np.uint32) >> 16).astype(np.uint16)
+        b16 = save_named("b16.npy", "bfloat16", bf16_bits)
+        f32 = save("f32_halves.npy", halves)
+        check("bfloat16 against float32 by value", [f32, b16, "--rtol", "0", "--atol", "0"], 0,
+              [f"match: {n} float32 vs bfloat16 elements"])
+        off = bf16_bits.copy()
+        off[n - 3] += 1  # the last bit of one element in the second chunk
+        check("bfloat16 differing past the first chunk", [f32, save_named("b16_off.npy", "bfloat16", off)], 1,
+              [f"1 of {n} float32 vs bfloat16 elements", f"[{n - 3}]"])
+        check("np.save's void form of a bfloat16 array reads as bfloat16",
+              [save("v2.npy", bf16_bits.view("V2")), b16, "--rtol", "0", "--atol", "0"], 0, [f"{n} bfloat16 elements"])
+        check("bfloat16 against float16 differs as a whole", [b16, save("h_halves.npy", halves.astype(np.float16))], 1,
+              ["dtype bfloat16 vs float16"])
+
         # Header versions 2.0 and 3.0, as NumPy writes them.
         for version in ((2, 0), (3, 0)):
             name = path(f"v{version[0]}.npy")

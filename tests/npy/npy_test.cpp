@@ -183,7 +183,8 @@ TEST_CASE("npy tensors: dtype and shape must match the declaration") {
   };
   CHECK(error_loading(f64, Dtype::f32, {3, 4}) == f64 + ": error: dtype float64 does not match tensor x declared f32 (line 3)");
   CHECK(error_loading(f64, Dtype::bf16, {3, 4}) ==
-        f64 + ": error: dtype float64 does not match tensor x declared bf16 (line 3); bf16 tensors are read from float32 arrays");
+        f64 + ": error: dtype float64 does not match tensor x declared bf16 (line 3); bf16 tensors take bfloat16 (ml_dtypes) "
+              "or float32 arrays");
   const std::string f32 = dir.file("y.npy");
   nisa::write_npy(f32, NpyArray{NpyType{'f', 4}, {3, 5}, std::vector<uint8_t>(60)});
   CHECK(error_loading(f32, Dtype::f32, {3, 4}) == f32 + ": error: shape (3, 5) does not match tensor x declared [3, 4] (line 3)");
@@ -210,7 +211,7 @@ TEST_CASE("npy tensors: dtypes NumPy has are their own bits") {
   CHECK(nisa::npy_type_of(Dtype::f16).descr() == "<f2");
 }
 
-TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2) and written as float32") {
+TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2); bf16 and fp8 are written as themselves") {
   TempDir dir;
   const std::string path = dir.file("b.npy");
   const std::vector<float> in = {1.0f, std::bit_cast<float>(0x3F808000u), std::bit_cast<float>(0x3F818000u), -3.4028234663852886e38f};
@@ -224,15 +225,80 @@ TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2) and
   const auto tf32 = nisa::load_tensor_npy(path, Dtype::tf32, {4}, "b", 1);
   CHECK(tf32 == f32_bytes({1.0f, std::bit_cast<float>(0x3F808000u), std::bit_cast<float>(0x3F818000u), -std::numeric_limits<float>::infinity()}));
 
+  // Written as their bits under ml_dtypes' names, which read back bit for bit.
   const std::string out = dir.file("out.npy");
   nisa::save_tensor_npy(out, Dtype::bf16, {2, 2}, bf16);
   const NpyArray a = nisa::read_npy(out);
-  CHECK(a.type.descr() == "<f4");
+  CHECK(a.type.descr() == "bfloat16");
   CHECK(a.shape == std::vector<int64_t>{2, 2});
-  CHECK(a.data == f32_bytes({1.0f, 1.0f, 1.015625f, -std::numeric_limits<float>::infinity()}));
-  nisa::save_tensor_npy(out, Dtype::fp8e5m2, {2}, std::vector<uint8_t>{0x7B, 0x01});
-  CHECK(nisa::read_npy(out).data == f32_bytes({57344.0f, 0x1p-16f}));
+  CHECK(a.data == bf16_expected);
+  CHECK(nisa::load_tensor_npy(out, Dtype::bf16, {2, 2}, "b", 1) == bf16_expected);
+  const auto raw = nisa::encode_tensor_npy(Dtype::fp8e5m2, {2}, std::vector<uint8_t>{0x7B, 0x01});
+  CHECK(std::string(raw.begin() + 10, raw.begin() + 64).starts_with("{'descr': 'float8_e5m2', 'fortran_order': False"));
+  CHECK(std::vector<uint8_t>(raw.end() - 2, raw.end()) == std::vector<uint8_t>{0x7B, 0x01});
+  // tf32, which ml_dtypes lacks, is written as float32 (exactly).
+  nisa::save_tensor_npy(out, Dtype::tf32, {1}, f32_bytes({std::bit_cast<float>(0x3F818000u)}));
+  CHECK(nisa::read_npy(out).type == NpyType{'f', 4});
+  CHECK(nisa::read_npy(out).data == f32_bytes({std::bit_cast<float>(0x3F818000u)}));
   CHECK_THROWS_AS(nisa::save_tensor_npy(out, Dtype::f32, {2}, std::vector<uint8_t>(7)), std::invalid_argument);
+}
+
+// What np.save writes for ml_dtypes arrays (ml_dtypes 0.5 and 0.6): 'bfloat16'
+// is '<V2', the fp8 types '<V1', except float8_e5m2: '<f1'. np.load reads a
+// descr naming the type ('bfloat16') once ml_dtypes is imported.
+TEST_CASE("npy tensors: ml_dtypes' files fill bf16 and fp8 tensors bit for bit") {
+  TempDir dir;
+  // A file of `descr` holding `data` as `count` elements.
+  auto file = [&](const std::string& descr, std::size_t count, const std::vector<uint8_t>& data) {
+    std::string shape = std::to_string(count);  // (n,), built so that g++ 12 sees no overlap (-Wrestrict)
+    shape.insert(0, 1, '(');
+    shape += ",)";
+    std::vector<uint8_t> bytes = npy_bytes(1, header(descr, shape), 0);
+    bytes.insert(bytes.end(), data.begin(), data.end());
+    const std::string path = dir.file("m.npy");
+    nisa::write_file_atomically(path, bytes);
+    return path;
+  };
+  // 1.0, -2.5 in bf16: 0x3F80, 0xC020 (little-endian bytes).
+  const std::vector<uint8_t> bf16 = {0x80, 0x3F, 0x20, 0xC0};
+  CHECK(nisa::load_tensor_npy(file("<V2", 2, bf16), Dtype::bf16, {2}, "x", 1) == bf16);
+  CHECK(nisa::load_tensor_npy(file("|V2", 2, bf16), Dtype::bf16, {2}, "x", 1) == bf16);
+  CHECK(nisa::load_tensor_npy(file("bfloat16", 2, bf16), Dtype::bf16, {2}, "x", 1) == bf16);
+  // 1.0, -2.5: e4m3 and e4m3fn 0x38, 0xC2; e5m2 0x3C, 0xC1; NaN codes kept.
+  for (Dtype t : {Dtype::fp8e4m3, Dtype::fp8e4m3fn, Dtype::fp8e8m0}) {
+    CAPTURE(nisa::dtype_name(t));
+    CHECK(nisa::load_tensor_npy(file("<V1", 3, {0x38, 0xC2, 0x7F}), t, {3}, "x", 1) == std::vector<uint8_t>{0x38, 0xC2, 0x7F});
+  }
+  CHECK(nisa::load_tensor_npy(file("<f1", 2, {0x3C, 0xC1}), Dtype::fp8e5m2, {2}, "x", 1) == std::vector<uint8_t>{0x3C, 0xC1});
+  CHECK(nisa::load_tensor_npy(file("float8_e4m3fn", 2, {0x7E, 0xFF}), Dtype::fp8e4m3fn, {2}, "x", 1) ==
+        std::vector<uint8_t>{0x7E, 0xFF});
+  CHECK(nisa::load_tensor_npy(file("float8_e8m0fnu", 2, {0x7F, 0xFF}), Dtype::fp8e8m0, {2}, "x", 1) ==
+        std::vector<uint8_t>{0x7F, 0xFF});
+  // A named type fills only its own dtype; a void array only a bf16/fp8 tensor of its size.
+  auto error = [&](const std::string& path, Dtype t, int64_t n) -> std::string {
+    try {
+      nisa::load_tensor_npy(path, t, {n}, "x", 4);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string fn = file("float8_e4m3fn", 1, {0x38});
+  CHECK(error(fn, Dtype::fp8e4m3, 1) == fn + ": error: dtype float8_e4m3fn does not match tensor x declared fp8e4m3 (line 4); "
+                                             "fp8e4m3 tensors take float8_e4m3 (ml_dtypes) or float32 arrays");
+  const std::string e5 = file("<f1", 1, {0x3C});
+  CHECK(error(e5, Dtype::fp8e4m3fn, 1).starts_with(e5 + ": error: dtype float8_e5m2 does not match tensor x declared fp8e4m3fn"));
+  const std::string v2 = file("<V2", 2, bf16);
+  CHECK(error(v2, Dtype::f16, 2).starts_with(v2 + ": error: dtype void16 does not match tensor x declared f16"));
+  CHECK(error(v2, Dtype::u16, 2).starts_with(v2 + ": error: dtype void16 does not match"));
+  const std::string v1 = file("<V1", 2, {1, 2});
+  CHECK(error(v1, Dtype::u8, 2).starts_with(v1 + ": error: dtype void8 does not match"));
+  CHECK(error(v1, Dtype::bf16, 1).starts_with(v1 + ": error: dtype void8 does not match"));
+  CHECK(error(file("bfloat16", 2, bf16), Dtype::f32, 2).find("dtype bfloat16 does not match tensor x declared f32") !=
+        std::string::npos);
+  const std::string v4 = file("<V4", 1, {1, 2, 3, 4});
+  CHECK(error(v4, Dtype::f32, 1) == v4 + ": error: unsupported dtype '<V4'");
+  CHECK(error(file(">V2", 2, bf16), Dtype::bf16, 2).find("big-endian data is not supported") != std::string::npos);
 }
 
 // LANGUAGE.md section 3: a Fortran-order file holds the array column by column;

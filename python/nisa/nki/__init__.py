@@ -165,8 +165,10 @@ def _parameter(rec, kernel, name, value):
         raise Error(f"{where}: cannot be read as a NumPy array: {e}", 2) from e
     dtype = _dtypes.canonical(array.dtype)
     if dtype is None:
+        void = " (a void array holds bits of no stated format, as np.load gives an ml_dtypes array's file without " \
+               "ml_dtypes: view it as its ml_dtypes type)" if array.dtype.kind == "V" and array.dtype.names is None else ""
         raise Error(f"{where}: NumPy dtype {array.dtype} is not one nisa models (float32, float16, int8/16/32, "
-                    "uint8/16/32, bool)", 2)
+                    "uint8/16/32, bool; with ml_dtypes bfloat16, float8_e4m3, float8_e4m3fn, float8_e5m2)" + void, 2)
     if array.ndim == 0:
         raise Error(f"{where}: a 0-d array is not a tensor", 2)
     storage = rec.new_storage("shared_hbm", dtype, array.shape, name, role="input")

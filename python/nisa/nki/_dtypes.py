@@ -7,14 +7,17 @@ and `nasm_name` into the .nasm one.
 """
 import numpy as np
 
+from .. import _ml_dtypes
 from . import _spec
 
-# NKI spelling -> NumPy dtype at the kernel boundary. bf16/tf32/fp8 cross the
-# boundary as float32 (LANGUAGE.md 4); MX (docs/SEMANTICS.md S13) as bits, as
-# in .npy files. Each spelling is an alias of an isa-spec dtype (bool_: u8).
+# NKI spelling -> NumPy dtype at the kernel boundary. bf16 and fp8 are
+# ml_dtypes' types, which carry NKI's spellings as their names (None here:
+# returned_numpy finds them); tf32, which ml_dtypes lacks, crosses as
+# float32 (LANGUAGE.md 4); MX (docs/SEMANTICS.md S13) as bits, as in .npy
+# files. Each spelling is an alias of an isa-spec dtype (bool_: u8).
 _BOUNDARY = {
-    "float32": np.float32, "bfloat16": np.float32, "float16": np.float16, "tfloat32": np.float32,
-    "float8_e4m3": np.float32, "float8_e4m3fn": np.float32, "float8_e5m2": np.float32,
+    "float32": np.float32, "bfloat16": None, "float16": np.float16, "tfloat32": np.float32,
+    "float8_e4m3": None, "float8_e4m3fn": None, "float8_e5m2": None,
     "int8": np.int8, "int16": np.int16, "int32": np.int32,
     "uint8": np.uint8, "uint16": np.uint16, "uint32": np.uint32, "bool_": np.bool_,
     "float8_e4m3fn_x4": np.uint32, "float8_e5m2_x4": np.uint32, "float4_e2m1fn_x4": np.uint16,
@@ -42,8 +45,8 @@ def canonical(dtype):
     if np_dtype == np.bool_:
         return "bool_"
     name = np_dtype.name
-    if name == "bfloat16":  # ml_dtypes
-        return "bfloat16"
+    if name in TABLE and np_dtype.type.__module__ == "ml_dtypes" and np_dtype.itemsize == size(name):
+        return name  # bfloat16, float8_e4m3, float8_e4m3fn, float8_e5m2, float8_e8m0fnu (bits, as uint8)
     return name if name in TABLE and TABLE[name][2] == np_dtype.type else None
 
 
@@ -59,13 +62,14 @@ def is_float(dtype):
     return dtype in _FLOAT
 
 
-def boundary_numpy(dtype):
-    """The NumPy dtype of a kernel-boundary array holding `dtype` values."""
-    return np.dtype(TABLE[dtype][2])
-
-
 def returned_numpy(dtype):
     """The NumPy dtype of the array a run returns for a `dtype` tensor: the
-    boundary one, except that a bool_ tensor is u8 in the program
-    (LANGUAGE.md 2.2) and comes back as uint8."""
-    return np.dtype(np.uint8) if dtype == "bool_" else boundary_numpy(dtype)
+    boundary one; a bool_ tensor is u8 in the program (LANGUAGE.md 2.2) and
+    comes back as uint8; bf16 and fp8 as ml_dtypes' types, or as their bits
+    (uint16, uint8) without ml_dtypes."""
+    if dtype == "bool_":
+        return np.dtype(np.uint8)
+    if TABLE[dtype][2] is None:
+        ml_type = _ml_dtypes.numpy_dtype(nasm_name(dtype))
+        return np.dtype(ml_type) if ml_type is not None else np.dtype(f"u{size(dtype)}")
+    return np.dtype(TABLE[dtype][2])
