@@ -68,6 +68,24 @@ def test_dma_transpose_3d_4d(nisa):
     nisa.equal("d4", out["d4"], np.transpose(s4_bf16, axes=(3, 1, 2, 0)))
 
 
+NASM_F32 = """
+.hbm a f32 [48, 96] input = 0
+.hbm d f32 [96, 48] output
+.sbuf t f32 [96, 48]
+dma_transpose dst=t, src=a
+dma_copy dst=d, src=t
+"""
+
+
+def test_dma_transpose_4_byte_bits(nisa):
+    # nki-library's attention_cte transposes float32 q by DMA: 4-byte data moves bit for bit
+    # (a NaN payload and -0.0 included), dst[j, i] = src[i, j].
+    bits = np.random.RandomState(7).randint(0, 2**32, size=(48, 96), dtype=np.uint64).astype(np.uint32)
+    bits[0, 0], bits[1, 2] = 0x7FC01234, 0x80000000
+    out = nisa.run(NASM_F32, inputs={"a": bits.view(np.float32)})
+    nisa.equal("d", out["d"].view(np.uint32), bits.T)
+
+
 BAD_AXES = """
 .hbm a f16 [16, 128] input = 0
 .sbuf t f16 [128, 16]
@@ -75,18 +93,18 @@ dma_transpose dst=t, src=a, axes=[2, 1, 0]
 """
 
 BAD_DTYPE = """
-.hbm a f32 [16, 128] input = 0
-.sbuf t f32 [128, 16]
+.hbm a u8 [16, 128] input = 0
+.sbuf t u8 [128, 16]
 dma_transpose dst=t, src=a
 """
 
 
 def test_dma_transpose_rejects(nisa):
-    # exit 2 (bad input) at assembly: axes of another rank; a 4-byte dtype (NKI: 2 bytes)
+    # exit 2 (bad input) at assembly: axes of another rank; a 1-byte dtype (NKI: 2 bytes; 4 as nki-library uses)
     err = nisa.run(BAD_AXES, expect_status=2)
     assert "must be [1, 0]" in err, err
     err = nisa.run(BAD_DTYPE, expect_status=2)
-    assert "f32" in err, err
+    assert "u8" in err, err
 
 
 if __name__ == "__main__":

@@ -9,6 +9,7 @@ the calls that take several instructions (softmax, where, matmul, var, rand,
 ...) are _lowering's. Operators also serve as `op=` values of nki.isa calls
 (`op=nl.add`).
 """
+import builtins
 import contextlib
 import inspect
 import numbers

@@ -29,12 +29,12 @@ KEEPS_NAN_PAYLOAD = True
 
 # ---- random programs ----
 
-TWO_BYTE = ["bf16", "f16", "i16", "u16"]
+DTYPES = ["bf16", "f16", "i16", "u16", "f32", "i32", "u32"]  # 2 bytes (NKI) and 4 (nki-library)
 
 
 def emit_dma_transpose(b):
     """nki.isa.dma_transpose(dst, src, axes): 2-, 3- or 4-D src from HBM (2-D also from SBUF)."""
-    dtype = b.pick(TWO_BYTE)
+    dtype = b.pick(DTYPES)
     rank = b.pick([2, 2, 3, 4])
     shape = [int(b.rng.integers(1, 9)) for _ in range(rank - 1)] + [int(b.rng.integers(1, 129))]
     axes = TRANSPOSE_AXES[rank]
