@@ -81,7 +81,7 @@ int command_run(const RunOptions& o) {
   const int64_t limit = hbm_limit(o);
   const std::unique_ptr<LoadedProgram> loaded = load_program_file(spec, o.program);
   const Program& program = loaded->program;
-  const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o)};
+  const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o), o.dump_dtypes};
   check_outputs_before_run(program, request);
   check_hbm_limit(program, limit, InputOrigin::command_line);
   clock.mark("load");

@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "npy.hpp"
+
 namespace nisa {
 
 struct AsmOptions {
@@ -22,6 +24,7 @@ struct RunOptions {
   std::vector<std::string> inputs;  // NAME=FILE.npy, as given
   std::string dump_dir;
   std::string dump_state_dir;
+  MinifloatForm dump_dtypes = MinifloatForm::float32;  // how --dump writes bf16 and fp8 tensors
   bool strict = false;
   bool profile = false;
   std::string trace_file;

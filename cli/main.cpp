@@ -3,6 +3,8 @@
 // statuses.
 #include <cstdio>
 #include <iostream>
+#include <map>
+#include <string>
 #include <string_view>
 
 #include <CLI/CLI.hpp>
@@ -20,6 +22,10 @@ namespace {
 // exited 0 doing nothing).
 const CLI::Validator kNonEmptyPath(
     [](std::string& value) { return value.empty() ? std::string("the path is empty") : std::string(); }, "PATH");
+
+// --dump-dtypes: how bf16 and fp8 tensors leave as .npy (LANGUAGE.md 1, 3).
+const std::map<std::string, nisa::MinifloatForm> kMinifloatForms{{"float32", nisa::MinifloatForm::float32},
+                                                                 {"ml_dtypes", nisa::MinifloatForm::ml_dtypes}};
 
 // The command's status, unless stdout or stderr failed to take what was
 // written: then exit 2 with a message (issue 15: `nisa dis > /dev/full` exited 0).
@@ -80,12 +86,17 @@ int run(int argc, char** argv) {
   }
 
   RunOptions run_opts;
+  std::string dump_dtypes = "float32";  // a key of kMinifloatForms
   CLI::App* run_cmd = nullptr;
   if (wanted("run")) {
     run_cmd = app.add_subcommand("run", "execute a program (.nbin, or .nasm assembled in memory)");
     run_cmd->add_option("program", run_opts.program, "PROG.nbin or PROG.nasm")->required()->check(kNonEmptyPath);
     run_cmd->add_option("--input", run_opts.inputs, "NAME=FILE.npy: fill an input/inout HBM tensor")->allow_extra_args(false);
-    run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy")->check(kNonEmptyPath);
+    auto* dump = run_cmd->add_option("--dump", run_opts.dump_dir, "write output/inout HBM tensors as DIR/NAME.npy")->check(kNonEmptyPath);
+    run_cmd->add_option("--dump-dtypes", dump_dtypes, "how --dump writes bf16 and fp8 tensors: float32 (exactly; the default) or ml_dtypes (their bits, as ml_dtypes' bfloat16, float8_e4m3, ...)")
+        ->check(CLI::IsMember(kMinifloatForms))
+        ->option_text("float32|ml_dtypes")
+        ->needs(dump);
     run_cmd->add_option("--dump-state", run_opts.dump_state_dir, "also write SBUF, PSUM and the engine accumulators")->check(kNonEmptyPath);
     run_cmd->add_flag("--strict", run_opts.strict, "turn the hazards of SEMANTICS.md into runtime faults");
     run_cmd->add_flag("--profile", run_opts.profile, "after the run, print the estimated per-engine cost table (SEMANTICS S6)");
@@ -128,7 +139,10 @@ int run(int argc, char** argv) {
     if (!spec_file.empty()) set_active_spec_file(spec_file);
     if (asm_cmd && *asm_cmd) return command_asm(asm_opts);
     if (dis_cmd && *dis_cmd) return command_dis(dis_opts);
-    if (run_cmd && *run_cmd) return command_run(run_opts);
+    if (run_cmd && *run_cmd) {
+      run_opts.dump_dtypes = kMinifloatForms.at(dump_dtypes);
+      return command_run(run_opts);
+    }
     if (diff_cmd && *diff_cmd) return command_diff(diff_opts);
     if (isa_cmd && *isa_cmd) return command_isa(isa_opts);
   } catch (const DiagnosticsReported& e) {

@@ -10,10 +10,11 @@
 //     `nisa run` (load_tensor_npy / encode_tensor_npy / save_tensor_npy). The
 //     file's dtype must equal the tensor's (npy_fill says what else fills it:
 //     float32 rounded into bf16, tf32 and the fp8 types, S2.2; the bits of a
-//     void array, as np.save writes an ml_dtypes array). bf16 and the fp8
-//     types are written under ml_dtypes' names ('bfloat16', 'float8_e4m3',
-//     ...), which np.load reads back as that dtype once ml_dtypes is
-//     imported; tf32, which ml_dtypes lacks, as float32 (exactly).
+//     void array, as np.save writes an ml_dtypes array, or a file under
+//     ml_dtypes' name). bf16, tf32 and the fp8 types are written as float32
+//     (exactly), or, asked for (MinifloatForm::ml_dtypes), bf16 and the fp8
+//     types as their bits under ml_dtypes' names ('bfloat16', 'float8_e4m3',
+//     ...), which np.load reads back as that dtype once ml_dtypes is imported.
 #pragma once
 #include <cstdint>
 #include <functional>
@@ -96,18 +97,27 @@ void write_npy(const std::string& path, const NpyArray& array);  // atomic
 // "(3, 4)", "(5,)", "()": a shape as NumPy prints it.
 std::string npy_shape_text(const std::vector<int64_t>& shape);
 
-// The .npy element type a tensor of `dtype` is written as: its own bits
-// (bf16 and the fp8 types under their ml_dtypes names; the mx types as
-// unsigned integers of their size), except tf32: float32.
-NpyType npy_type_of(Dtype dtype);
+// How bf16 and the fp8 types, which NumPy lacks, leave nisa as arrays
+// (LANGUAGE.md 1 `--dump-dtypes`, 3, 4). tf32, which ml_dtypes lacks too, is
+// float32 in both.
+enum class MinifloatForm {
+  float32,    // widened to float32, exactly: what NumPy alone reads (the default)
+  ml_dtypes,  // their bits, under ml_dtypes' names ('bfloat16', 'float8_e4m3', ...)
+};
 
-// True for tf32, which neither NumPy nor ml_dtypes has: its .npy form is
-// float32 rather than its own bits.
-bool travels_as_f32(Dtype dtype);
+// The .npy element type a tensor of `dtype` is written as: its own bits (the
+// mx types as unsigned integers of their size), except bf16, tf32 and the
+// fp8 types: float32, or in the ml_dtypes form bf16 and the fp8 types as
+// their bits under their ml_dtypes names.
+NpyType npy_type_of(Dtype dtype, MinifloatForm form = MinifloatForm::float32);
+
+// True for the dtypes whose .npy form in `form` is float32 rather than their
+// own bits: bf16, tf32 and the fp8 types; in the ml_dtypes form tf32 only.
+bool travels_as_f32(Dtype dtype, MinifloatForm form = MinifloatForm::float32);
 
 // How an array of one .npy element type fills a tensor (LANGUAGE.md 3).
 enum class NpyFill {
-  bits,       // the array's bytes are the storage: npy_type_of(dtype), or a void array of bf16/fp8 bits
+  bits,       // the array's bytes are the storage: the tensor's own dtype (bf16/fp8: by ml_dtypes' name, or void)
   bools,      // a bool array into a u8 tensor: each byte 0 or 1
   round_f32,  // a float32 array into bf16, tf32 or an fp8 type: each value rounded to nearest even (S2.2)
 };
@@ -121,8 +131,9 @@ std::string npy_fill_hint(Dtype dtype, const std::string& tensors);
 // fills it as `fill` says (element count: the tensor's), written to `out`.
 void storage_from_npy_data(Dtype dtype, NpyFill fill, std::span<const uint8_t> data, uint8_t* out);
 // The inverse (exact): writes raw.size() / dtype_size(dtype) elements of
-// npy_type_of(dtype) to `out`.
-void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out);
+// npy_type_of(dtype, form) to `out`.
+void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out,
+                           MinifloatForm form = MinifloatForm::float32);
 
 // Reads `path` as the value of tensor `tensor_name` (declared with `dtype` and
 // `shape` on source line `decl_line`; a NumPy bool array fills a u8 tensor) and returns its raw bytes in nisa
@@ -140,11 +151,13 @@ void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vecto
 
 // The .npy file (version 1.0) for a tensor of `dtype` and `shape` whose raw
 // bytes in nisa storage are `raw` (size must be the element count times
-// dtype_size; std::invalid_argument otherwise). encode_tensor_npy returns the
-// bytes (to write several files only once all are ready); save_tensor_npy
-// writes them atomically.
-std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw);
+// dtype_size; std::invalid_argument otherwise), its elements of
+// npy_type_of(dtype, form). encode_tensor_npy returns the bytes (to write
+// several files only once all are ready); save_tensor_npy writes them
+// atomically.
+std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw,
+                                       MinifloatForm form = MinifloatForm::float32);
 void save_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
-                     std::span<const uint8_t> raw);
+                     std::span<const uint8_t> raw, MinifloatForm form = MinifloatForm::float32);
 
 }  // namespace nisa

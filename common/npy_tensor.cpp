@@ -1,8 +1,9 @@
 // .npy files as values of declared nisa tensors (LANGUAGE.md section 3):
-// each dtype is written as its own bits (bf16 and the fp8 types under their
-// ml_dtypes names) except tf32, which travels as float32; a float32 array is
-// rounded into bf16, tf32 or an fp8 type (S2.2), and a void array (np.save
-// of an ml_dtypes array) gives a bf16 or fp8 tensor its bits.
+// each dtype is written as its own bits except bf16, tf32 and the fp8 types,
+// which NumPy lacks: float32, exactly (or, asked for, bf16 and the fp8 types
+// as their bits under their ml_dtypes names). A float32 array is rounded into
+// bf16, tf32 or an fp8 type (S2.2); a file under ml_dtypes' name, or a void
+// array (np.save of an ml_dtypes array), gives a bf16 or fp8 tensor its bits.
 #include <cstring>
 #include <stdexcept>
 
@@ -12,8 +13,6 @@
 #include "numbers.hpp"
 
 namespace nisa {
-
-bool travels_as_f32(Dtype dtype) { return dtype == Dtype::tf32; }
 
 namespace {
 
@@ -45,11 +44,15 @@ bool has_ml_dtype(Dtype dtype) {
 
 }  // namespace
 
+bool travels_as_f32(Dtype dtype, MinifloatForm form) {
+  return dtype == Dtype::tf32 || (rounds_from_f32(dtype) && form == MinifloatForm::float32);
+}
+
 std::optional<NpyFill> npy_fill(const NpyType& type, Dtype dtype) {
-  // First: a tf32 tensor, written as float32, rounds a float32 array too.
+  // First: float32 fills bf16, tf32 and fp8 by rounding (though it is their .npy form by default).
   if (type == NpyType{'f', 4} && rounds_from_f32(dtype)) return NpyFill::round_f32;
   if (type == npy_type_of(dtype)) return NpyFill::bits;
-  if (type.kind == 'm' && type.minifloat == dtype) return NpyFill::bits;  // fp8e8m0 from float8_e8m0fnu
+  if (type.kind == 'm' && type.minifloat == dtype) return NpyFill::bits;  // bf16, fp8 (and fp8e8m0) by ml_dtypes' name
   if (type == NpyType{'b', 1} && dtype == Dtype::u8) return NpyFill::bools;
   if (type.kind == 'V' && type.size == dtype_size(dtype) && has_ml_dtype(dtype)) return NpyFill::bits;
   return std::nullopt;
@@ -57,8 +60,8 @@ std::optional<NpyFill> npy_fill(const NpyType& type, Dtype dtype) {
 
 std::string npy_fill_hint(Dtype dtype, const std::string& tensors) {
   if (!rounds_from_f32(dtype) || dtype == Dtype::tf32) return "";
-  return "; " + std::string(dtype_name(dtype)) + " " + tensors + " take " + npy_type_of(dtype).name() +
-         " (ml_dtypes) or float32 arrays";
+  return "; " + std::string(dtype_name(dtype)) + " " + tensors + " take " +
+         npy_type_of(dtype, MinifloatForm::ml_dtypes).name() + " (ml_dtypes) or float32 arrays";
 }
 
 void storage_from_npy_data(Dtype dtype, NpyFill fill, std::span<const uint8_t> data, uint8_t* out) {
@@ -82,12 +85,12 @@ void storage_from_npy_data(Dtype dtype, NpyFill fill, std::span<const uint8_t> d
   });
 }
 
-void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out) {
-  if (!travels_as_f32(dtype)) {
+void npy_data_from_storage(Dtype dtype, std::span<const uint8_t> raw, uint8_t* out, MinifloatForm form) {
+  if (!travels_as_f32(dtype, form)) {
     if (!raw.empty()) std::memcpy(out, raw.data(), raw.size());
     return;
   }
-  // Widening to float32 is exact (tf32 is float32 with fewer mantissa bits).
+  // Widening to float32 is exact for every one of these dtypes.
   dispatch_dtype(dtype, [&](auto e) {
     using E = decltype(e);
     using S = typename E::storage;
@@ -117,8 +120,8 @@ int64_t element_count(const std::vector<int64_t>& shape) {
 
 }  // namespace
 
-NpyType npy_type_of(Dtype dtype) {
-  if (travels_as_f32(dtype)) return NpyType{'f', 4};
+NpyType npy_type_of(Dtype dtype, MinifloatForm form) {
+  if (travels_as_f32(dtype, form)) return NpyType{'f', 4};
   if (rounds_from_f32(dtype)) return NpyType{'m', static_cast<uint8_t>(dtype_size(dtype)), dtype};  // bf16, fp8
   const char kind = dtype_is_float(dtype) ? 'f' : dtype_is_signed_int(dtype) ? 'i' : 'u';
   return NpyType{kind, static_cast<uint8_t>(dtype_size(dtype))};
@@ -178,20 +181,21 @@ void load_tensor_npy_into(const std::string& path, Dtype dtype, const std::vecto
   if (fill == NpyFill::bools) storage_from_npy_data(dtype, fill, storage, storage.data());
 }
 
-std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw) {
+std::vector<uint8_t> encode_tensor_npy(Dtype dtype, const std::vector<int64_t>& shape, std::span<const uint8_t> raw,
+                                       MinifloatForm form) {
   const auto count = static_cast<std::size_t>(element_count(shape));
   if (raw.size() != count * dtype_size(dtype))
     throw std::invalid_argument("encode_tensor_npy: " + std::to_string(raw.size()) + " bytes for " +
                                 std::to_string(count) + " elements of " + std::string(dtype_name(dtype)));
-  NpyArray array{npy_type_of(dtype), shape, {}};
+  NpyArray array{npy_type_of(dtype, form), shape, {}};
   array.data.resize(count * array.type.size);
-  npy_data_from_storage(dtype, raw, array.data.data());
+  npy_data_from_storage(dtype, raw, array.data.data(), form);
   return encode_npy(array);
 }
 
 void save_tensor_npy(const std::string& path, Dtype dtype, const std::vector<int64_t>& shape,
-                     std::span<const uint8_t> raw) {
-  write_file_atomically(path, encode_tensor_npy(dtype, shape, raw));
+                     std::span<const uint8_t> raw, MinifloatForm form) {
+  write_file_atomically(path, encode_tensor_npy(dtype, shape, raw, form));
 }
 
 }  // namespace nisa

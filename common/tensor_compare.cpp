@@ -124,7 +124,7 @@ NpyType read_as(const NpyType& type, const NpyType& other) {
 
 // Whether two element types compare by value: equal, or a float NumPy lacks
 // (an ml_dtypes type) against float32, the form such values have in NumPy
-// without ml_dtypes (and what nisa dumped them as before it wrote their names).
+// without ml_dtypes (and nisa's default dump of them, LANGUAGE.md 3).
 bool comparable(const NpyType& e, const NpyType& a) {
   const NpyType f32{'f', 4};
   return e == a || (e.kind == 'm' && a == f32) || (e == f32 && a.kind == 'm');

@@ -151,23 +151,23 @@ std::span<const uint8_t> array_in_place(const std::string& program_file, const T
   return bytes;
 }
 
-// The NumPy dtype of a returned array: npy_type_of's, with bf16 and the fp8
-// types as their bits (uint16, uint8), which nisa/__init__.py views as
-// ml_dtypes' types where it can import them.
-py::dtype returned_dtype(Dtype dtype) {
-  const NpyType type = npy_type_of(dtype);
+// The NumPy dtype of a returned array: npy_type_of's in `form`, with bf16
+// and the fp8 types in the ml_dtypes form as their bits (uint16, uint8),
+// which nisa/__init__.py views as ml_dtypes' types.
+py::dtype returned_dtype(Dtype dtype, MinifloatForm form) {
+  const NpyType type = npy_type_of(dtype, form);
   return py::dtype(type.kind == 'm' ? NpyType{'u', type.size}.descr() : type.descr());
 }
 
-// A tensor's value as a NumPy array. A dtype stored as-is (not tf32: it
-// widens to float32) hands its machine memory over: the array owns it (a
-// capsule base frees it), nothing is copied.
-py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage) {
+// A tensor's value as a NumPy array. A dtype stored as-is (not tf32, nor
+// bf16 or fp8 in the float32 form: they widen to float32) hands its machine
+// memory over: the array owns it (a capsule base frees it), nothing is copied.
+py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage, MinifloatForm form) {
   std::vector<py::ssize_t> shape(d.shape.begin(), d.shape.end());
-  const py::dtype dtype = returned_dtype(d.dtype);
-  if (travels_as_f32(d.dtype) || storage.borrowed()) {
+  const py::dtype dtype = returned_dtype(d.dtype, form);
+  if (travels_as_f32(d.dtype, form) || storage.borrowed()) {
     py::array out(dtype, shape);
-    npy_data_from_storage(d.dtype, storage.bytes(), static_cast<uint8_t*>(out.mutable_data()));
+    npy_data_from_storage(d.dtype, storage.bytes(), static_cast<uint8_t*>(out.mutable_data()), form);
     return out;
   }
   auto owned = std::make_unique<ZeroedBytes>(std::move(storage));
@@ -237,8 +237,11 @@ bool python_signal_pending() {
 // the arrays C-contiguous and native-endian).
 // `trace`: b"" for none, else the path of the timeline JSON to write.
 // `hbm_limit`: bytes of HBM tensors in all (LANGUAGE.md 2.6), 0 for the default.
+// `ml_dtypes_bits`: bf16 and fp8 outputs as their bits (for nisa/__init__.py
+// to view as ml_dtypes' types), else as float32 (exactly; LANGUAGE.md 4).
 py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace,
-              int64_t hbm_limit) {
+              int64_t hbm_limit, bool ml_dtypes_bits) {
+  const MinifloatForm form = ml_dtypes_bits ? MinifloatForm::ml_dtypes : MinifloatForm::float32;
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
   const Program& program = loaded.program;
@@ -289,7 +292,7 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   py::dict outputs;
   for (std::size_t t = 0; t < program.tensors.size(); ++t)
     if (is_output_tensor(program.tensors[t]))
-      outputs[text(program.tensors[t].name)] = array_from_storage(program.tensors[t], std::move(machine.hbm[t]));
+      outputs[text(program.tensors[t].name)] = array_from_storage(program.tensors[t], std::move(machine.hbm[t]), form);
   given.clear();  // the arrays' references, dropped with the GIL held
   return py::make_tuple(outputs, report);
 }
@@ -424,19 +427,20 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
-        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
+        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false);
   m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
   m.def("default_hbm_limit", &default_hbm_limit);
-  // {nisa dtype: ml_dtypes type name} of the dtypes whose outputs run()
-  // returns as their bits (bf16: uint16, the fp8 types: uint8), for
-  // nisa/__init__.py to view as ml_dtypes' types (LANGUAGE.md 4).
+  // {nisa dtype: ml_dtypes type name} of the dtypes whose outputs
+  // run(ml_dtypes_bits=True) returns as their bits (bf16: uint16, the fp8
+  // types: uint8), for nisa/__init__.py to view as ml_dtypes' types
+  // (LANGUAGE.md 4).
   m.def("ml_dtypes_names", [] {
     py::dict names;
     for (int i = 0; i < kDtypeCount; ++i) {
       const auto dtype = static_cast<Dtype>(i);
-      if (const NpyType type = npy_type_of(dtype); type.kind == 'm')
+      if (const NpyType type = npy_type_of(dtype, MinifloatForm::ml_dtypes); type.kind == 'm')
         names[py::str(std::string(dtype_name(dtype)))] = type.name();
     }
     return names;

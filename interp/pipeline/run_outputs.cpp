@@ -24,16 +24,17 @@ struct PendingFile {
   std::vector<std::span<const uint8_t>> tail = {};
 };
 
-std::vector<PendingFile> dump_files(const Program& program, const Machine& machine, const std::string& dir) {
+std::vector<PendingFile> dump_files(const Program& program, const Machine& machine, const std::string& dir,
+                                    MinifloatForm form) {
   std::vector<PendingFile> files;
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];
     if (!is_output_tensor(d)) continue;
     const std::span<const uint8_t> storage = machine.hbm[t].bytes();
-    if (travels_as_f32(d.dtype)) {  // widened to float32 on the way out
-      files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, storage)});
+    if (travels_as_f32(d.dtype, form)) {  // widened to float32 on the way out
+      files.push_back({dir + "/" + d.name + ".npy", encode_tensor_npy(d.dtype, d.shape, storage, form)});
     } else {
-      files.push_back({dir + "/" + d.name + ".npy", encode_npy_header(npy_type_of(d.dtype), d.shape), {storage}});
+      files.push_back({dir + "/" + d.name + ".npy", encode_npy_header(npy_type_of(d.dtype, form), d.shape), {storage}});
     }
   }
   return files;
@@ -100,7 +101,7 @@ void write_run_outputs(const Program& program, const Machine& machine, const Out
   OutputSet outputs;
   add_read_files(request, outputs);
   std::vector<PendingFile> files;
-  if (!request.dump_dir.empty()) files = dump_files(program, machine, request.dump_dir);
+  if (!request.dump_dir.empty()) files = dump_files(program, machine, request.dump_dir, request.dump_dtypes);
   const std::size_t dump_count = files.size();
   if (!request.dump_state_dir.empty())
     for (PendingFile& f : state_files(machine, request.dump_state_dir)) files.push_back(std::move(f));

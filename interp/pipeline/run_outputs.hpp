@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "machine.hpp"
+#include "npy.hpp"
 #include "program.hpp"
 
 namespace nisa {
@@ -20,6 +21,7 @@ struct OutputRequest {
   std::string trace_file;             // "" for none
   std::string trace_option = "--trace";  // how errors name it (Python: "trace")
   std::vector<std::string> read_files;  // the run's own input files: never overwritten
+  MinifloatForm dump_dtypes = MinifloatForm::float32;  // bf16/fp8 dumps: float32, or bits (--dump-dtypes)
 };
 
 // Refuses a bad set of outputs before any costly work (InputError, exit 2).

@@ -6,8 +6,8 @@
 `program` is .nasm text, a path to a .nasm or .nbin file (a str ending in
 .nasm/.nbin, or any os.PathLike), or a Program from nisa.assemble(). Results
 hold every `output`/`inout` tensor as a new NumPy array, as `nisa run --dump`
-would write it (bf16 and fp8 tensors as `ml_dtypes` arrays, where it is
-installed); input arrays are never modified. Every problem raises
+would write it (bf16 and fp8 tensors as float32, or as `ml_dtypes` arrays
+where it is installed); input arrays are never modified. Every problem raises
 nisa.Error with the command line's message and, where the problem has one, its
 source location (.file, .line, .column). Ctrl-C stops a run within a fraction
 of a second (KeyboardInterrupt). Runs on several threads at once are safe.
@@ -18,9 +18,8 @@ import re
 import numpy as np
 
 from . import _ml_dtypes, _nisa
-from ._ml_dtypes import RawBitsWarning
 
-__all__ = ["Error", "Program", "RawBitsWarning", "assemble", "run"]
+__all__ = ["Error", "Program", "assemble", "run"]
 
 
 class Error(Exception):
@@ -177,8 +176,8 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
 
     A bf16 or fp8 tensor takes an ml_dtypes array of its dtype (its bits as
     they are) or a float32 array (rounded to nearest even), and comes back
-    as an ml_dtypes array; without ml_dtypes, as its raw bits (uint16, uint8)
-    with a RawBitsWarning.
+    as an ml_dtypes array; without ml_dtypes, as float32 (exactly, as
+    `nisa run --dump` writes it).
 
     strict: the hardware's hazards become errors (`nisa run --strict`).
     profile: return (outputs, report) where report holds the estimated
@@ -199,6 +198,7 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
         trace_path = _path_bytes(trace, "trace")
         if not trace_path:
             raise Error("trace: error: the path is empty")
-    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit)
-    _ml_dtypes.view_outputs(prog.file, outputs, prog._bits_outputs())
+    outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit,
+                              _ml_dtypes.ml_dtypes is not None)
+    _ml_dtypes.view_outputs(outputs, prog._bits_outputs())
     return (outputs, report) if profile else outputs

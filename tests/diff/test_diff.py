@@ -113,8 +113,8 @@ def main():
         h2[2] = np.inf
         check("float16", [save("h1.npy", h), save("h2.npy", h2)], 1, ["float16", "[2]", "65504", "inf"])
 
-        # bf16 as nisa writes it (its bits under ml_dtypes' name) against float32 by value,
-        # over more than one chunk (2^20 elements) of the comparison.
+        # bf16 as `nisa run --dump-dtypes=ml_dtypes` writes it (its bits under ml_dtypes'
+        # name) against float32 by value, over more than one chunk (2^20 elements).
         def save_named(name, descr, bits):
             with open(path(name), "wb") as f:
                 np.lib.format.write_array_header_1_0(f, {"descr": descr, "fortran_order": False, "shape": bits.shape})

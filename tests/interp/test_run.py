@@ -161,17 +161,64 @@ expect_run("activate2", [prog, "--input", f"x={save('xa.npy', xa)}", "--dump", p
 if exists(path("out_a2/y.npy")):
     got = np.load(path("out_a2/y.npy"))
     expect("activate2 y", np.allclose(got, ya, rtol=1e-5, atol=1e-6), str(np.abs(got - ya).max()))
-    # A bf16 output is written as its bits under ml_dtypes' name (LANGUAGE.md 3);
-    # read here by hand: the header's descr, then bits << 16 as float32.
-    with open(path("out_a2/yb.npy"), "rb") as f:
-        raw = f.read()
-    header_end = 10 + int.from_bytes(raw[8:10], "little")
-    header = raw[10:header_end].decode("latin1")
-    gotb = (np.frombuffer(raw[header_end:], np.uint16).astype(np.uint32) << 16).view(np.float32).reshape(64, 100)
-    expect("activate2 bf16 y descr", "'descr': 'bfloat16'" in header, header)
-    expect("activate2 bf16 y", np.allclose(gotb, ya, rtol=2 ** -8, atol=1e-6))
+    gotb = np.load(path("out_a2/yb.npy"))  # a bf16 output is written as float32 (LANGUAGE.md 3)
+    expect("activate2 bf16 y", gotb.dtype == np.float32 and np.allclose(gotb, ya, rtol=2 ** -8, atol=1e-6))
     s = np.load(path("out_a2/s.npy"))
     expect("activate2 sum", np.allclose(s[:, 0], ya.astype(np.float64).sum(axis=1), rtol=1e-5, atol=1e-4))
+
+# --- bf16 and fp8 dumps (LANGUAGE.md 1, 3): float32 by default, widened exactly;
+# --dump-dtypes=ml_dtypes: their bits under ml_dtypes' names -----------------
+# dtype: (ml_dtypes name, [(value, its bits, the bits of its float32)]), derived
+# by hand from S2.2's formats: 1.0, -2.5, the largest finite, the smallest
+# subnormal. bf16 1,8,7 bias 127; fp8e4m3 1,4,3 bias 7 (max 240 = 1.875 * 2^7);
+# fp8e4m3fn 1,4,3 bias 7 (max 448 = 1.75 * 2^8); fp8e5m2 1,5,2 bias 15.
+MINIFLOATS = {
+    "bf16": ("bfloat16", [(1.0, 0x3F80, 0x3F800000), (-2.5, 0xC020, 0xC0200000),
+                          (3.3895313892515355e38, 0x7F7F, 0x7F7F0000), (2.0 ** -133, 0x0001, 0x00010000)]),
+    "fp8e4m3": ("float8_e4m3", [(1.0, 0x38, 0x3F800000), (-2.5, 0xC2, 0xC0200000),
+                                (240.0, 0x77, 0x43700000), (2.0 ** -9, 0x01, 0x3B000000)]),
+    "fp8e4m3fn": ("float8_e4m3fn", [(1.0, 0x38, 0x3F800000), (-2.5, 0xC2, 0xC0200000),
+                                    (448.0, 0x7E, 0x43E00000), (2.0 ** -9, 0x01, 0x3B000000)]),
+    "fp8e5m2": ("float8_e5m2", [(1.0, 0x3C, 0x3F800000), (-2.5, 0xC1, 0xC0200000),
+                                (57344.0, 0x7B, 0x47600000), (2.0 ** -16, 0x01, 0x37800000)]),
+}
+lines, mf_inputs = [], []
+for dt in MINIFLOATS:
+    lines += [f".hbm x_{dt} {dt} [1, 4] input", f".hbm y_{dt} {dt} [1, 4] output", f".sbuf t_{dt} {dt} [1, 4]",
+              f"dma_copy dst=t_{dt}, src=x_{dt}", f"dma_copy dst=y_{dt}, src=t_{dt}"]
+    values = np.array([[v for v, _, _ in MINIFLOATS[dt][1]]], np.float32)  # each exact in dt: no rounding
+    mf_inputs += ["--input", f"x_{dt}={save(f'mf_{dt}.npy', values)}"]
+prog = write("minifloats.nasm", "\n".join(sorted(lines, key=lambda t: not t.startswith("."))) + "\n")
+expect_run("minifloat dump", [prog, *mf_inputs, "--dump", path("out_mf")], 0)
+expect_run("minifloat dump as float32", [prog, *mf_inputs, "--dump", path("out_mf32"), "--dump-dtypes=float32"], 0)
+expect_run("minifloat dump as ml_dtypes", [prog, *mf_inputs, "--dump", path("out_mfml"), "--dump-dtypes", "ml_dtypes"], 0)
+for dt, (name, table) in MINIFLOATS.items():
+    for folder in ("out_mf", "out_mf32"):
+        if exists(path(f"{folder}/y_{dt}.npy")):
+            got = np.load(path(f"{folder}/y_{dt}.npy"))  # NumPy alone reads it
+            expect(f"{folder} {dt}", got.dtype == np.float32 and got.view(np.uint32).tolist() == [[w for _, _, w in table]],
+                   f"{got.dtype} {got.view(np.uint32)}")
+    if exists(path(f"out_mfml/y_{dt}.npy")):
+        with open(path(f"out_mfml/y_{dt}.npy"), "rb") as f:  # read by hand: np.load needs ml_dtypes for the descr
+            raw = f.read()
+        header_end = 10 + int.from_bytes(raw[8:10], "little")
+        header = raw[10:header_end].decode("latin1")
+        bits = np.frombuffer(raw[header_end:], np.uint16 if dt == "bf16" else np.uint8)
+        expect(f"ml_dtypes dump {dt} descr", f"'descr': '{name}'" in header and "'shape': (1, 4)" in header, header)
+        expect(f"ml_dtypes dump {dt} bits", bits.tolist() == [b for _, b, _ in table], str(bits))
+# The two forms hold the same values; the ml_dtypes form reads back bit for bit.
+p = subprocess.run([NISA, "diff", path("out_mf"), path("out_mfml"), "--rtol", "0", "--atol", "0"], capture_output=True, text=True)
+expect("minifloat dumps compare equal", p.returncode == 0 and "4 files match" in p.stdout, p.stdout + p.stderr)
+again = [a.replace(path("mf_"), path("out_mfml/y_")) for a in mf_inputs]
+expect_run("ml_dtypes dump read back", [prog, *again, "--dump", path("out_mf2"), "--dump-dtypes=ml_dtypes"], 0)
+for dt in MINIFLOATS:
+    if exists(path(f"out_mf2/y_{dt}.npy")):
+        with open(path(f"out_mf2/y_{dt}.npy"), "rb") as f, open(path(f"out_mfml/y_{dt}.npy"), "rb") as g:
+            expect(f"ml_dtypes dump {dt} read back", f.read() == g.read())
+expect_run("--dump-dtypes without --dump", [prog, *mf_inputs, "--dump-dtypes=ml_dtypes"], 2, ["--dump"])
+expect_run("--dump-dtypes of another name", [prog, *mf_inputs, "--dump", path("out_mfx"), "--dump-dtypes=bits"], 2,
+           ["--dump-dtypes"])
+expect("no dump (bad --dump-dtypes)", npy_files(path("out_mfx")) == [])
 
 # --- select_reduce + tensor_copy_predicated (S4.2, S4.3) ----------------
 SELECT = """\

@@ -27,7 +27,6 @@ import numpy as np
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "reference"))
 import ref_dtypes  # noqa: E402  (the reference model's dtype conversions, S2)
-import ref_npy  # noqa: E402  (bf16/fp8 dumps, under ml_dtypes' names, as float32 without ml_dtypes)
 
 
 def round_to(dtype, x):
@@ -49,8 +48,7 @@ class Case:
 
     def run(self, nasm, inputs=None, outputs=None, args=(), expect_status=0):
         """Assembles and runs `nasm` with the given .npy inputs; returns the
-        dumped outputs by name (all dumped tensors when outputs is None; bf16
-        and fp8 ones as their float32 values)."""
+        dumped outputs by name (all dumped tensors when outputs is None)."""
         prog = os.path.join(self.work, "prog.nasm")
         with open(prog, "w") as f:
             f.write(nasm)
@@ -68,7 +66,7 @@ class Case:
         if expect_status != 0:
             return p.stderr
         names = outputs if outputs is not None else [f[:-4] for f in os.listdir(dump) if f.endswith(".npy")]
-        return {n: ref_npy.load(os.path.join(dump, f"{n}.npy")) for n in names}
+        return {n: np.load(os.path.join(dump, f"{n}.npy")) for n in names}
 
     def close(self, what, actual, expected, rtol=0.0, atol=0.0):
         """actual == expected within rtol/atol (exact by default), same shape;

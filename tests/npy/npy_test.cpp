@@ -211,7 +211,7 @@ TEST_CASE("npy tensors: dtypes NumPy has are their own bits") {
   CHECK(nisa::npy_type_of(Dtype::f16).descr() == "<f2");
 }
 
-TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2); bf16 and fp8 are written as themselves") {
+TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2) and written as float32 or as themselves") {
   TempDir dir;
   const std::string path = dir.file("b.npy");
   const std::vector<float> in = {1.0f, std::bit_cast<float>(0x3F808000u), std::bit_cast<float>(0x3F818000u), -3.4028234663852886e38f};
@@ -225,21 +225,36 @@ TEST_CASE("npy tensors: bf16, tf32 and fp8 are read from float32 (RNE, S2.2); bf
   const auto tf32 = nisa::load_tensor_npy(path, Dtype::tf32, {4}, "b", 1);
   CHECK(tf32 == f32_bytes({1.0f, std::bit_cast<float>(0x3F808000u), std::bit_cast<float>(0x3F818000u), -std::numeric_limits<float>::infinity()}));
 
-  // Written as their bits under ml_dtypes' names, which read back bit for bit.
+  // Written as float32 by default (LANGUAGE.md 3), widened exactly: bf16 bits
+  // << 16; fp8e4m3fn 0x38 is 1.0, 0xFE is -448 (S.1111.110: -2^8 * 1.75).
   const std::string out = dir.file("out.npy");
   nisa::save_tensor_npy(out, Dtype::bf16, {2, 2}, bf16);
+  CHECK(nisa::read_npy(out).type == NpyType{'f', 4});
+  CHECK(nisa::read_npy(out).shape == std::vector<int64_t>{2, 2});
+  CHECK(nisa::read_npy(out).data ==
+        f32_bytes({1.0f, 1.0f, std::bit_cast<float>(0x3F820000u), -std::numeric_limits<float>::infinity()}));
+  CHECK(nisa::load_tensor_npy(out, Dtype::bf16, {2, 2}, "b", 1) == bf16_expected);  // and back, exactly
+  nisa::save_tensor_npy(out, Dtype::fp8e4m3fn, {4}, fp8);
+  CHECK(nisa::read_npy(out).data == f32_bytes({1.0f, 1.0f, 1.0f, std::bit_cast<float>(0xC3E00000u)}));
+  CHECK(nisa::npy_type_of(Dtype::fp8e5m2) == NpyType{'f', 4});
+
+  // In the ml_dtypes form: their bits under ml_dtypes' names, which read back bit for bit.
+  const auto ml_dtypes = nisa::MinifloatForm::ml_dtypes;
+  nisa::save_tensor_npy(out, Dtype::bf16, {2, 2}, bf16, ml_dtypes);
   const NpyArray a = nisa::read_npy(out);
   CHECK(a.type.descr() == "bfloat16");
   CHECK(a.shape == std::vector<int64_t>{2, 2});
   CHECK(a.data == bf16_expected);
   CHECK(nisa::load_tensor_npy(out, Dtype::bf16, {2, 2}, "b", 1) == bf16_expected);
-  const auto raw = nisa::encode_tensor_npy(Dtype::fp8e5m2, {2}, std::vector<uint8_t>{0x7B, 0x01});
+  const auto raw = nisa::encode_tensor_npy(Dtype::fp8e5m2, {2}, std::vector<uint8_t>{0x7B, 0x01}, ml_dtypes);
   CHECK(std::string(raw.begin() + 10, raw.begin() + 64).starts_with("{'descr': 'float8_e5m2', 'fortran_order': False"));
   CHECK(std::vector<uint8_t>(raw.end() - 2, raw.end()) == std::vector<uint8_t>{0x7B, 0x01});
-  // tf32, which ml_dtypes lacks, is written as float32 (exactly).
-  nisa::save_tensor_npy(out, Dtype::tf32, {1}, f32_bytes({std::bit_cast<float>(0x3F818000u)}));
-  CHECK(nisa::read_npy(out).type == NpyType{'f', 4});
-  CHECK(nisa::read_npy(out).data == f32_bytes({std::bit_cast<float>(0x3F818000u)}));
+  // tf32, which ml_dtypes lacks, is written as float32 (exactly) in both forms.
+  for (nisa::MinifloatForm form : {nisa::MinifloatForm::float32, ml_dtypes}) {
+    nisa::save_tensor_npy(out, Dtype::tf32, {1}, f32_bytes({std::bit_cast<float>(0x3F818000u)}), form);
+    CHECK(nisa::read_npy(out).type == NpyType{'f', 4});
+    CHECK(nisa::read_npy(out).data == f32_bytes({std::bit_cast<float>(0x3F818000u)}));
+  }
   CHECK_THROWS_AS(nisa::save_tensor_npy(out, Dtype::f32, {2}, std::vector<uint8_t>(7)), std::invalid_argument);
 }
 

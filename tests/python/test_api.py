@@ -7,6 +7,11 @@ import pytest
 
 import nisa
 
+try:
+    import ml_dtypes
+except ImportError:  # optional (LANGUAGE.md 4): bf16 outputs are then float32
+    ml_dtypes = None
+
 SOURCE = os.environ.get("NISA_SOURCE_DIR", os.path.join(os.path.dirname(__file__), "..", ".."))
 
 SCALE = """\
@@ -90,7 +95,6 @@ def test_strict_fault_names_the_line():
     assert "never written" in info.value.message
 
 
-@pytest.mark.filterwarnings("ignore::nisa.RawBitsWarning")  # without ml_dtypes the output is bits
 def test_float32_into_bf16_is_rounded_to_nearest_even():
     src = """\
 .hbm x bf16 [1, 4] input
@@ -101,12 +105,13 @@ dma_copy dst=y, src=t
 """
     x = np.array([[1.0, 1.00390625, 1.01171875, 3.0e38]], dtype=np.float32)
     y = nisa.run(src, {"x": x})["y"]
-    assert y.dtype.itemsize == 2  # ml_dtypes' bfloat16, or its bits (uint16) without ml_dtypes
-    bits = y.view(np.uint16)
+    # ml_dtypes' bfloat16 where it imports, else float32 (LANGUAGE.md 4); either widens exactly.
+    assert y.dtype == (np.float32 if ml_dtypes is None else ml_dtypes.bfloat16)
+    bits = y.astype(np.float32).view(np.uint32)
     # bf16 keeps 8 significant bits: 1+2^-8 is a tie (to even: 1.0), 1+3*2^-8 rounds up to 1+2^-6
-    np.testing.assert_array_equal(bits[0, :3], [0x3F80, 0x3F80, 0x3F82])
+    np.testing.assert_array_equal(bits[0, :3], [0x3F800000, 0x3F800000, 0x3F820000])
     u = x.view(np.uint32).astype(np.uint64)  # S2.2 by the bit formula: round to even at bit 16
-    np.testing.assert_array_equal(bits, ((u + 0x7FFF + ((u >> 16) & 1)) >> 16).astype(np.uint16))
+    np.testing.assert_array_equal(bits, ((u + 0x7FFF + ((u >> 16) & 1)) & 0xFFFF0000).astype(np.uint32))
 
 
 def test_bool_array_fills_u8():
@@ -133,13 +138,12 @@ def test_profile_and_trace(tmp_path):
     assert any(e.get("ph") == "X" for e in events["traceEvents"])
 
 
-@pytest.mark.filterwarnings("ignore::nisa.RawBitsWarning")
 def test_workload_program_matches_its_expected_outputs():
     folder = os.path.join(SOURCE, "programs", "nki_operands")
     inputs = {n: np.load(os.path.join(folder, n + ".npy")) for n in ("v", "m", "x", "keep")}
     out = nisa.run(os.path.join(folder, "prog.nasm"), inputs, strict=True)
     for name, array in out.items():
         expected = np.load(os.path.join(folder, "expected", name + ".npy"))
-        if array.dtype.itemsize == 2 and expected.dtype == np.float32:  # bf16 (perm): its bits widened exactly
-            array = (array.view(np.uint16).astype(np.uint32) << 16).view(np.float32)
+        if expected.dtype == np.float32:  # bf16 (perm) is ml_dtypes' bfloat16 where it imports: widened exactly
+            array = array.astype(np.float32)
         np.testing.assert_array_equal(array, expected)

@@ -1,8 +1,8 @@
 """bf16 and fp8 NumPy arrays in and out (issue 27, LANGUAGE.md 4): ml_dtypes'
 bfloat16, float8_e4m3, float8_e4m3fn and float8_e5m2 arrays fill tensors of
 those dtypes bit for bit, such outputs come back as ml_dtypes arrays, and
-nisa's .npy files of them are what np.load reads back with ml_dtypes
-(test_ml_dtypes_absent.py: the same without ml_dtypes).
+`nisa run --dump --dump-dtypes=ml_dtypes` writes files of them that np.load
+reads back with ml_dtypes (test_ml_dtypes_absent.py: without ml_dtypes).
 
 Every expected bit pattern here is derived by hand from the formats of
 SEMANTICS S2.2 (sign, exponent with its bias, mantissa), so a dtype mapped to
@@ -273,7 +273,7 @@ def nisa_exe():
     return exe
 
 
-def test_cli_reads_ml_dtypes_files_and_dumps_what_np_load_reads_back(tmp_path):
+def test_cli_reads_ml_dtypes_files_and_dumps_them_as_float32_or_as_ml_dtypes(tmp_path):
     decls, copies, inputs, expected = [], [], [], {}
     for dtype, (ml_type, bits_type, table) in sorted(FORMATS.items()):
         bits = np.array([[b for _, b in table]], bits_type)
@@ -283,19 +283,27 @@ def test_cli_reads_ml_dtypes_files_and_dumps_what_np_load_reads_back(tmp_path):
         copies += [f"dma_copy dst=t_{dtype}, src=x_{dtype}", f"dma_copy dst=y_{dtype}, src=t_{dtype}"]
         np.save(tmp_path / f"x_{dtype}.npy", bits.view(ml_type))  # '<V2', '<V1', or '<f1' for float8_e5m2
         inputs += ["--input", f"x_{dtype}={tmp_path / f'x_{dtype}.npy'}"]
-        expected[f"y_{dtype}"] = (ml_type, bits)
+        expected[f"y_{dtype}"] = (ml_type, bits, np.array([[v for v, _ in table]], np.float32))
     (tmp_path / "p.nasm").write_text("\n".join(decls + copies) + "\n")
-    run = subprocess.run([nisa_exe(), "run", str(tmp_path / "p.nasm"), *inputs, "--dump", str(tmp_path / "out")],
-                         capture_output=True, text=True)
+    run = subprocess.run([nisa_exe(), "run", str(tmp_path / "p.nasm"), *inputs, "--dump", str(tmp_path / "out"),
+                          "--dump-dtypes=ml_dtypes"], capture_output=True, text=True)
     assert run.returncode == 0, run.stderr
-    for name, (ml_type, bits) in expected.items():
+    for name, (ml_type, bits, _) in expected.items():
         got = np.load(tmp_path / "out" / f"{name}.npy")  # ml_dtypes is imported: its names resolve
         assert got.dtype == ml_type
         assert np.array_equal(bits_of(got), bits)
+    # By default (LANGUAGE.md 3): float32, each value widened exactly (NaN stays NaN).
+    run = subprocess.run([nisa_exe(), "run", str(tmp_path / "p.nasm"), *inputs, "--dump", str(tmp_path / "out32")],
+                         capture_output=True, text=True)
+    assert run.returncode == 0, run.stderr
+    for name, (_, _, values) in expected.items():
+        got = np.load(tmp_path / "out32" / f"{name}.npy")
+        assert got.dtype == np.float32
+        assert same_floats(got, values)  # the table's values, whose bits these are
     # The dump reads back into the tensor bit for bit, and nisa diff compares it by value.
     again = [a.replace(str(tmp_path / "x_"), str(tmp_path / "out" / "y_")) for a in inputs]
-    rerun = subprocess.run([nisa_exe(), "run", str(tmp_path / "p.nasm"), *again, "--dump", str(tmp_path / "out2")],
-                           capture_output=True, text=True)
+    rerun = subprocess.run([nisa_exe(), "run", str(tmp_path / "p.nasm"), *again, "--dump", str(tmp_path / "out2"),
+                            "--dump-dtypes=ml_dtypes"], capture_output=True, text=True)
     assert rerun.returncode == 0, rerun.stderr
     diff = subprocess.run([nisa_exe(), "diff", str(tmp_path / "out"), str(tmp_path / "out2"), "--rtol", "0", "--atol",
                            "0"], capture_output=True, text=True)

@@ -12,9 +12,9 @@ from . import _spec
 
 # NKI spelling -> NumPy dtype at the kernel boundary. bf16 and fp8 are
 # ml_dtypes' types, which carry NKI's spellings as their names (None here:
-# returned_numpy finds them); tf32, which ml_dtypes lacks, crosses as
-# float32 (LANGUAGE.md 4); MX (docs/SEMANTICS.md S13) as bits, as in .npy
-# files. Each spelling is an alias of an isa-spec dtype (bool_: u8).
+# returned_numpy finds them, or float32 without ml_dtypes); tf32, which
+# ml_dtypes lacks, crosses as float32 (LANGUAGE.md 4); MX (docs/SEMANTICS.md
+# S13) as bits, as in .npy files. Each spelling is an alias of an isa-spec dtype (bool_: u8).
 _BOUNDARY = {
     "float32": np.float32, "bfloat16": None, "float16": np.float16, "tfloat32": np.float32,
     "float8_e4m3": None, "float8_e4m3fn": None, "float8_e5m2": None,
@@ -65,11 +65,11 @@ def is_float(dtype):
 def returned_numpy(dtype):
     """The NumPy dtype of the array a run returns for a `dtype` tensor: the
     boundary one; a bool_ tensor is u8 in the program (LANGUAGE.md 2.2) and
-    comes back as uint8; bf16 and fp8 as ml_dtypes' types, or as their bits
-    (uint16, uint8) without ml_dtypes."""
+    comes back as uint8; bf16 and fp8 as ml_dtypes' types, or as float32
+    without ml_dtypes."""
     if dtype == "bool_":
         return np.dtype(np.uint8)
     if TABLE[dtype][2] is None:
         ml_type = _ml_dtypes.numpy_dtype(nasm_name(dtype))
-        return np.dtype(ml_type) if ml_type is not None else np.dtype(f"u{size(dtype)}")
+        return np.dtype(ml_type if ml_type is not None else np.float32)
     return np.dtype(TABLE[dtype][2])
