@@ -22,6 +22,7 @@
 #include <string>
 #include <vector>
 
+#include "array_text.hpp"
 #include "disassembler.hpp"
 #include "error.hpp"
 #include "hbm_limits.hpp"
@@ -344,6 +345,20 @@ py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py:
   return state;
 }
 
+// NumPy's str() of `array` as device_print writes it (array_text.hpp), for
+// tests that hold it to NumPy's own text: a C-contiguous native-endian array
+// of float32, float16 or an integer type of 1, 2 or 4 bytes.
+std::string array_text(const py::array& array) {
+  const std::optional<NpyType> type = element_type(array.dtype());
+  if (!type || (array.flags() & py::array::c_style) == 0 || array.dtype().attr("byteorder").cast<std::string>() == ">")
+    throw InputError("array_text: error: expected a C-contiguous native-endian float32, float16 or integer array");
+  const std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+  const auto* data = static_cast<const uint8_t*>(array.data());
+  return numpy_array_text(*type, shape, [&](int64_t flat, uint8_t* out) {
+    std::memcpy(out, data + flat * type->size, type->size);
+  });
+}
+
 py::list tensor_list(const NativeProgram& native) {
   py::list out;
   for (const TensorDecl& d : native.loaded->program.tensors) {
@@ -408,6 +423,7 @@ PYBIND11_MODULE(_nisa, m) {
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
   m.def("default_hbm_limit", &default_hbm_limit);
+  m.def("array_text", &array_text, py::arg("array"));
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });
