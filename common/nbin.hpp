@@ -29,7 +29,7 @@ class NbinEncoder {
   // thrown by finish(), so errors come in the same order as encode_program's.
   void add(const Program& program, const Instruction& ins);
 
-  // The file is `head` (header, tensor table, string table, line table, stream size)
+  // The file is `head` (header, tensor table, line table, stream size)
   // followed by the `stream` chunks (the instructions), so that a long stream
   // is never copied into one buffer. Throws InputError.
   struct Parts {
@@ -47,10 +47,6 @@ class NbinEncoder {
   BitWriter stream_;
   std::size_t count_ = 0;
   int64_t previous_line_ = 0;
-  // The string table in order of first use (NBIN.md), and per string of the
-  // program its place there (-1: not used yet).
-  std::vector<std::string> strings_;
-  std::vector<int64_t> string_slot_;
   std::string error_;  // the first encoding failure, after "FILE"
 };
 

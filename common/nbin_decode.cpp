@@ -5,6 +5,7 @@
 // tensors), then the spec-driven checks of program_check.hpp. Every defect is
 // an InputError "FILE: error: <reason> at byte <offset>".
 #include <bit>
+#include <map>
 
 #include "error.hpp"
 #include "nbin.hpp"
@@ -16,12 +17,19 @@ namespace nisa {
 namespace {
 
 // The read side of the field walk: reports defects at the byte being read.
+// The program's string table as strings are read: each text once, in order
+// of first use (as the assembler builds it).
+struct StringTable {
+  std::vector<std::string>& strings;  // the decoded Program's
+  std::map<std::string, int64_t, std::less<>> index;
+};
+
 struct FieldReader {
   static constexpr bool reading = true;
   BitReader& in;
   std::string where;  // "instruction N (mnemonic, line L)"
   std::vector<std::size_t> operand_at;  // byte offset of each operand's field, for later checks
-  std::size_t& strings_used;  // the string table's entries used so far (they come in order of first use)
+  StringTable& strings;
   const std::string* operand = nullptr;  // the spec's name of the operand being read
 
   void begin_operand(const std::string* name, int index) {
@@ -36,15 +44,28 @@ struct FieldReader {
   }
   void flag(bool& b) { b = in.bits(1, describe()) != 0; }
   void unsigned_field(int64_t& v, int width, const char*) { v = static_cast<int64_t>(in.bits(width, describe())); }
-  // One encoding per program: string k is first used after strings 0..k-1.
-  void string_index(int64_t& index, int width, const Program& p) {
-    index = static_cast<int64_t>(in.bits(width, describe()));
-    if (static_cast<uint64_t>(index) >= p.strings.size())
-      fail("string index " + std::to_string(index) + " but the table has " + std::to_string(p.strings.size()) + " strings");
-    if (static_cast<std::size_t>(index) > strings_used)
-      fail("string " + std::to_string(index) + " used before string " + std::to_string(strings_used) +
-           " (the table lists strings in order of first use)");
-    if (static_cast<std::size_t>(index) == strings_used) ++strings_used;
+  // A string operand: its byte count, its bytes (no more than the stream
+  // holds, and only those a string may hold), then its index in the table.
+  void string_field(int64_t& index, int width, const Program&) {
+    const uint64_t length = in.bits(width, describe());
+    if (length > in.remaining() / 8) fail("string of " + std::to_string(length) + " bytes runs past the stream");
+    std::string text;
+    text.reserve(static_cast<std::size_t>(length));
+    for (uint64_t i = 0; i < length; ++i) text += static_cast<char>(in.bits(8, describe()));
+    if (const std::size_t bad = first_bad_string_byte(text); bad != std::string::npos) {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto c = static_cast<unsigned char>(text[bad]);
+      fail(std::string("byte ") + std::to_string(bad) + " of the string (0x" + hex[c >> 4] + hex[c & 15] +
+           ") is a '\"' or a control character, which a string cannot hold");
+    }
+    const auto found = strings.index.find(text);
+    if (found != strings.index.end()) {
+      index = found->second;
+      return;
+    }
+    index = static_cast<int64_t>(strings.strings.size());
+    strings.index.emplace(text, index);
+    strings.strings.push_back(std::move(text));
   }
   void signed_field(int64_t& v, int width, const char*) {
     uint64_t u = in.bits(width, describe());
@@ -187,26 +208,6 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   }
   nbin::validate_tensors(spec, p, file_name, tensor_at);
 
-  // The string table: the texts of string operands, each once, in order of first use.
-  std::vector<std::size_t> string_at;
-  const std::size_t string_count = r.count("string count", 1);
-  for (std::size_t i = 0; i < string_count; ++i) {
-    string_at.push_back(r.pos);
-    std::string s = r.text("string");
-    if (const std::size_t bad = first_bad_string_byte(s); bad != std::string::npos)
-      r.fail("string " + std::to_string(i) + " holds a byte a string cannot hold (0x" +
-                 [&] {
-                   static constexpr char hex[] = "0123456789abcdef";
-                   const auto c = static_cast<unsigned char>(s[bad]);
-                   return std::string{hex[c >> 4], hex[c & 15]};
-                 }() +
-                 ": a '\"' or a control character)",
-             string_at.back());
-    for (std::size_t j = 0; j < i; ++j)
-      if (p.strings[j] == s) r.fail("string " + std::to_string(i) + " repeats string " + std::to_string(j), string_at.back());
-    p.strings.push_back(std::move(s));
-  }
-
   // Line table, before the stream so that errors in it can name source lines.
   p.file = r.text("source file name");
   std::size_t count = r.count("instruction count", 1);  // each has a line entry of >= 1 byte
@@ -241,7 +242,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   // assigned afresh by code_instruction) and the lines on their own.
   std::vector<uint32_t> lines;
   Instruction scratch;
-  std::size_t strings_used = 0;
+  StringTable strings{p.strings, {}};
   if (each) lines.resize(count);
   else p.instructions.resize(count);
   r.pos = table_at;
@@ -258,14 +259,12 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     if (ins.spec_index < 0) in.fail(where + ": unknown opcode " + std::to_string(opcode), at);
     const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
     FieldReader fr{in, "instruction " + std::to_string(i) + " (" + is.name + ", line " + std::to_string(ins.line) + ")",
-                   std::vector<std::size_t>(is.operands.size(), at), strings_used, nullptr};
+                   std::vector<std::size_t>(is.operands.size(), at), strings, nullptr};
     nbin::code_instruction(fr, spec, p, ins);
     nbin::resolve_scalars(p, is, ins);
     nbin::validate_instruction(spec, p, ins, file_name, fr.where, fr.operand_at, at);
     if (each) each(p, ins);
   }
-  if (strings_used < p.strings.size())
-    r.fail("string " + std::to_string(strings_used) + " of the table is never used", string_at[strings_used]);
   if (in.remaining() >= 8) in.fail("trailing bytes after the last instruction", in.byte_offset());
   if (in.remaining() > 0 && in.bits(static_cast<int>(in.remaining()), "padding") != 0)
     in.fail("nonzero padding after the last instruction", in.byte_offset() - 1);

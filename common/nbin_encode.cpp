@@ -26,8 +26,6 @@ struct FieldWriter {
   const std::string& mnemonic;
   std::size_t index;  // instruction number, 0-based
   uint32_t line;
-  std::vector<std::string>& strings;   // the string table so far, in order of first use
-  std::vector<int64_t>& string_slot;   // per program string: its place in `strings`, or -1
   const std::string* operand = nullptr;
 
   void begin_operand(const std::string* name, int) { operand = name; }
@@ -43,18 +41,13 @@ struct FieldWriter {
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");
     out.bits(static_cast<uint64_t>(v), width);
   }
-  // A string operand: its place in the table, which takes it on first use
-  // (so the table's order is canonical whatever the program's own).
-  void string_index(int64_t program_index, int width, const Program& p) {
-    if (program_index < 0 || static_cast<std::size_t>(program_index) >= p.strings.size())
-      fail("string " + std::to_string(program_index) + " of a program with " + std::to_string(p.strings.size()));
-    if (string_slot.size() < p.strings.size()) string_slot.resize(p.strings.size(), -1);
-    int64_t& slot = string_slot[static_cast<std::size_t>(program_index)];
-    if (slot < 0) {
-      slot = static_cast<int64_t>(strings.size());
-      strings.push_back(p.strings[static_cast<std::size_t>(program_index)]);
-    }
-    unsigned_field(slot, width, "string index");
+  // A string operand's text (Program::strings[index]): its byte count, then its bytes.
+  void string_field(int64_t which, int width, const Program& p) {
+    if (which < 0 || static_cast<std::size_t>(which) >= p.strings.size())
+      fail("string " + std::to_string(which) + " of a program with " + std::to_string(p.strings.size()));
+    const std::string& text = p.strings[static_cast<std::size_t>(which)];
+    unsigned_field(static_cast<int64_t>(text.size()), width, "string length");
+    for (const char c : text) out.bits(static_cast<unsigned char>(c), 8);
   }
   void signed_field(int64_t v, int width, const char* what) {
     if (width < 64 && (v < -(int64_t{1} << (width - 1)) || v >= (int64_t{1} << (width - 1))))
@@ -129,7 +122,7 @@ void NbinEncoder::add(const Program& program, const Instruction& ins) {
   const InstructionSpec& is = spec_.instructions[static_cast<std::size_t>(ins.spec_index)];
   try {
     stream_.bits(static_cast<uint64_t>(is.opcode), spec_.opcode_bits);
-    FieldWriter fw{stream_, is.name, index, ins.line, strings_, string_slot_};
+    FieldWriter fw{stream_, is.name, index, ins.line};
     nbin::code_instruction(fw, spec_, program, ins);
   } catch (const EncodeFailure& f) {
     error_ = f.after_file;
@@ -163,10 +156,6 @@ NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
   if (!error_.empty()) throw InputError(program.file + error_);
-
-  // The string table (NBIN.md): each string operand's text, in order of first use.
-  w.varint(strings_.size());
-  for (const std::string& s : strings_) w.text(s);
 
   stream_.finish();
   // Line table: the source name, the instruction count, then the differences.

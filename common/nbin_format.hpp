@@ -17,7 +17,7 @@ namespace nisa::nbin {
 
 // Header: every integer little-endian.
 inline constexpr uint8_t kMagic[4] = {'N', 'B', 'I', 'N'};
-inline constexpr uint64_t kFormatVersion = 2;  // 2: the string table (device_print)
+inline constexpr uint64_t kFormatVersion = 1;
 inline constexpr std::size_t kVersionAt = 4;      // u16
 inline constexpr std::size_t kArchAt = 6;         // u16 index into Spec::archs
 inline constexpr std::size_t kSpecIdAt = 8;       // u64 Spec::id
@@ -287,10 +287,10 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       expect(OperandState::list);
       code_list(io, os, f, op.list);
       break;
-    case OperandKind::string: {  // an index into the string table, which lists the strings in order of first use
+    case OperandKind::string: {  // the byte count (bits), then each byte (8 bits)
       expect(OperandState::string);
       int64_t index = op.integer;
-      io.string_index(index, f.bits, p);
+      io.string_field(index, f.bits, p);
       if constexpr (Io::reading) op.integer = index;
       break;
     }

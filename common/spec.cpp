@@ -362,8 +362,8 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
       case OperandKind::list:
         for (const ListItemSpec& li : op.list_items) require_twos_complement_range(bits, fs.bits, li.min, li.max, op.name + " " + li.name);
         break;
-      case OperandKind::string:  // an index into the program's string table
-        if (fs.bits > 32) bits.fail("a string index field is at most 32 bits");
+      case OperandKind::string:  // the byte count, then the bytes
+        if (fs.bits > 32) bits.fail("a string length field is at most 32 bits");
         break;
     }
     ins.encoding.push_back(fs);
