@@ -442,8 +442,8 @@ void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index
       if (const std::size_t bad = first_bad_string_byte(first.text); bad != std::string_view::npos) {
         static constexpr char hex[] = "0123456789abcdef";
         const auto byte = static_cast<unsigned char>(first.text[bad]);
-        throw SourceError{first.column + 1 + static_cast<int>(bad),
-                          std::string("a string holds no control character (byte 0x") + hex[byte >> 4] + hex[byte & 15] + ")"};
+        throw SourceError{first.column, std::string("a string holds no control character (byte 0x") + hex[byte >> 4] +
+                                            hex[byte & 15] + " at column " + std::to_string(first.column + 1 + static_cast<int>(bad)) + ")"};
       }
       o.state = OperandState::string;
       o.integer = state.intern_string(first.text);
