@@ -1,6 +1,5 @@
 """`device_print` (DMA; NKI 0.6's nki.language.device_print), docs/SEMANTICS.md
 S15.1: the reference model's semantics and its random instances."""
-import numpy as np
 
 from gen_common import any_dtype, Block, compute_mem
 import ref_dtypes
