@@ -40,6 +40,7 @@ struct AssemblyState {
   uint64_t tensor_initials = 0;  // bit c % 64 set for the first character c of some tensor name
   uint64_t tensor_lengths = 0;   // bit n % 64 set for the length n of some tensor name
   std::vector<TensorSite> tensor_sites;                        // parallel to program.tensors
+  std::map<std::string, int64_t, std::less<>> string_index;    // text -> index in program.strings
   TensorChecker tensor_checker;                                // each declaration against the earlier ones
   int arch_line = 0;                // line of .arch, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
@@ -66,6 +67,15 @@ struct AssemblyState {
       return -1;
     auto it = tensor_index.find(name);
     return it == tensor_index.end() ? -1 : it->second;
+  }
+  // The index of `text` in program.strings, which takes it on first use.
+  int64_t intern_string(std::string_view text) {
+    auto it = string_index.find(text);
+    if (it != string_index.end()) return it->second;
+    const auto index = static_cast<int64_t>(program.strings.size());
+    program.strings.emplace_back(text);
+    string_index.emplace(std::string(text), index);
+    return index;
   }
   std::vector<std::string> tensor_names() const {
     std::vector<std::string> out;

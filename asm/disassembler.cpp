@@ -133,6 +133,12 @@ std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& 
       for (std::size_t k = 0; k < op.views.size(); ++k) s += (k ? ", " : "") + view_text(p, op.views[k]);
       return s + "]";
     }
+    case OperandState::string: {  // as written: a string holds no '"' (LANGUAGE.md 2.3)
+      std::string s(1, '"');
+      s += p.strings[static_cast<std::size_t>(op.integer)];
+      s += '"';
+      return s;
+    }
     case OperandState::absent: break;
   }
   return "";

@@ -247,6 +247,7 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
       case OperandKind::enumeration: how += "value index"; break;
       case OperandKind::boolean: how += "bit"; break;
       case OperandKind::integer: how += "two's complement"; break;
+      case OperandKind::string: how += "byte count, then each byte (8 bits)"; break;
       case OperandKind::list:
         how += cat("entry count (", std::to_string(f.count_bits), " bits), then each integer of each entry in two's complement (",
                    std::to_string(f.bits), " bits)");

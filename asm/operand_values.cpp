@@ -25,6 +25,7 @@ std::string describe_value(const AssemblyState& state, const Token& t) {
     return "'" + std::string(t.text) + "'";
   }
   if (t.kind == TokenKind::integer || t.kind == TokenKind::real || t.is('-') || t.is('(')) return "a number";
+  if (t.kind == TokenKind::string) return "a string";
   if (t.kind == TokenKind::end) return "nothing";
   if (t.is('[')) return "a list";
   return "'" + std::string(t.text) + "'";
@@ -336,11 +337,12 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
       o.integer = static_cast<int64_t>(d.number);
       break;
     case OperandKind::list:
-    case OperandKind::tensor_list: break;  // never has a default
+    case OperandKind::tensor_list:
+    case OperandKind::string: break;  // never has a default
   }
 }
 
-void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur,
+void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& earlier, TokenCursor& cur,
                      Operand& o) {
   const OperandSpec& os = ins.operands[static_cast<std::size_t>(index)];
   const std::string_view key_name = os.name;
@@ -433,6 +435,20 @@ void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int
     case OperandKind::tensor_list:
       resolve_tensor_list(state, os, cur, o);
       break;
+    case OperandKind::string: {  // "text": one line, no '"' (the lexer ends it there), no control character
+      if (first.kind != TokenKind::string)
+        throw SourceError{first.column, key() + " takes a quoted string (\"...\"), got " + describe_value(state, first)};
+      cur.next();
+      if (const std::size_t bad = first_bad_string_byte(first.text); bad != std::string_view::npos) {
+        static constexpr char hex[] = "0123456789abcdef";
+        const auto byte = static_cast<unsigned char>(first.text[bad]);
+        throw SourceError{first.column, std::string("a string holds no control character (byte 0x") + hex[byte >> 4] +
+                                            hex[byte & 15] + " at column " + std::to_string(first.column + 1 + static_cast<int>(bad)) + ")"};
+      }
+      o.state = OperandState::string;
+      o.integer = state.intern_string(first.text);
+      break;
+    }
   }
   if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after the value of " + key()};
 }

@@ -14,7 +14,8 @@ namespace nisa {
 // the already resolved operands before it in spec order (for
 // integer_if_dtype_of). The cursor must cover exactly the value's tokens.
 // Throws SourceError (`out` is then unspecified: reset it).
-void resolve_operand(const AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& operands, TokenCursor& cur,
+// A string operand's text joins the program's string table (AssemblyState::intern_string).
+void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index, const std::vector<Operand>& operands, TokenCursor& cur,
                      Operand& out);
 
 // The default of an optional operand (absent if it has none), into `out`.

@@ -5,6 +5,8 @@
 // execute (with --strict hazard tracking if asked), write every output
 // together (nothing on failure). --profile and --trace (SEMANTICS S6) report
 // the static timeline of the program, after a successful run only.
+// device_print's text (SEMANTICS S15.1) goes to stdout as each print runs, or
+// with --print-to FILE into that file with the other outputs.
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -62,6 +64,14 @@ long peak_resident_kib() {
   return 0;
 }
 
+// device_print to stdout, each print as it runs (a later fault leaves the
+// earlier prints shown, as a debugging print should); main() checks stdout's
+// errors at the end.
+class StandardOutputPrint final : public PrintOutput {
+ public:
+  void write(std::string_view text) override { std::cout << text << std::flush; }
+};
+
 // --hbm-limit as bytes (LANGUAGE.md 2.6), or the default.
 int64_t hbm_limit(const RunOptions& o) {
   if (o.hbm_limit.empty()) return default_hbm_limit();
@@ -81,11 +91,15 @@ int command_run(const RunOptions& o) {
   const int64_t limit = hbm_limit(o);
   const std::unique_ptr<LoadedProgram> loaded = load_program_file(spec, o.program);
   const Program& program = loaded->program;
-  const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o), o.dump_dtypes};
+  const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o), o.dump_dtypes,
+                               o.print_to};
   check_outputs_before_run(program, request);
   check_hbm_limit(program, limit, InputOrigin::command_line);
   clock.mark("load");
   Machine machine = make_machine(spec, program);
+  StandardOutputPrint to_stdout;
+  PrintBuffer to_file;
+  machine.print_output = o.print_to.empty() ? static_cast<PrintOutput*>(&to_stdout) : &to_file;
   bind_inputs(program, o.program, given, machine, InputOrigin::command_line);
   clock.mark("inputs");
   const RunStats stats = run_loaded_program(spec, *loaded, machine, RunSettings{o.strict, nullptr, &clock});
@@ -93,7 +107,7 @@ int command_run(const RunOptions& o) {
   std::string trace;
   if (o.profile || !o.trace_file.empty()) timeline = build_timeline(spec, loaded->model());
   if (!o.trace_file.empty()) trace = trace_json(spec, loaded->model(), *timeline);
-  write_run_outputs(program, machine, request, trace);
+  write_run_outputs(program, machine, request, trace, to_file.text());
   clock.mark("outputs");
   if (o.profile) std::cout << profile_table(spec, loaded->model(), *timeline);
   if (o.phase_times)

@@ -30,6 +30,7 @@ struct RunOptions {
   std::string trace_file;
   bool phase_times = false;  // print where the run's time went (stderr), for scripts/bench-e2e
   std::string hbm_limit;     // bytes of HBM tensors in all ("64G"); "" for the default (hbm_limits.hpp)
+  std::string print_to;      // device_print's file; "" for stdout
 };
 
 struct DiffOptions {

@@ -103,6 +103,7 @@ int run(int argc, char** argv) {
     run_cmd->add_flag("--phase-times", run_opts.phase_times, "after the run, print the wall time of each phase to stderr (load, inputs, predecode, execute, outputs)");
     run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)")->check(kNonEmptyPath);
     run_cmd->add_option("--hbm-limit", run_opts.hbm_limit, "bytes the HBM tensors may take in all, e.g. 64G (default: this machine's memory)");
+    run_cmd->add_option("--print-to", run_opts.print_to, "write device_print's text to FILE (with the other outputs, after a successful run) instead of stdout")->check(kNonEmptyPath);
   }
 
   DiffOptions diff_opts;

@@ -5,6 +5,7 @@
 // tensors), then the spec-driven checks of program_check.hpp. Every defect is
 // an InputError "FILE: error: <reason> at byte <offset>".
 #include <bit>
+#include <map>
 
 #include "error.hpp"
 #include "nbin.hpp"
@@ -16,11 +17,19 @@ namespace nisa {
 namespace {
 
 // The read side of the field walk: reports defects at the byte being read.
+// The program's string table as strings are read: each text once, in order
+// of first use (as the assembler builds it).
+struct StringTable {
+  std::vector<std::string>& strings;  // the decoded Program's
+  std::map<std::string, int64_t, std::less<>> index;
+};
+
 struct FieldReader {
   static constexpr bool reading = true;
   BitReader& in;
   std::string where;  // "instruction N (mnemonic, line L)"
   std::vector<std::size_t> operand_at;  // byte offset of each operand's field, for later checks
+  StringTable& strings;
   const std::string* operand = nullptr;  // the spec's name of the operand being read
 
   void begin_operand(const std::string* name, int index) {
@@ -35,6 +44,29 @@ struct FieldReader {
   }
   void flag(bool& b) { b = in.bits(1, describe()) != 0; }
   void unsigned_field(int64_t& v, int width, const char*) { v = static_cast<int64_t>(in.bits(width, describe())); }
+  // A string operand: its byte count, its bytes (no more than the stream
+  // holds, and only those a string may hold), then its index in the table.
+  void string_field(int64_t& index, int width, const Program&) {
+    const uint64_t length = in.bits(width, describe());
+    if (length > in.remaining() / 8) fail("string of " + std::to_string(length) + " bytes runs past the stream");
+    std::string text;
+    text.reserve(static_cast<std::size_t>(length));
+    for (uint64_t i = 0; i < length; ++i) text += static_cast<char>(in.bits(8, describe()));
+    if (const std::size_t bad = first_bad_string_byte(text); bad != std::string::npos) {
+      static constexpr char hex[] = "0123456789abcdef";
+      const auto c = static_cast<unsigned char>(text[bad]);
+      fail(std::string("byte ") + std::to_string(bad) + " of the string (0x" + hex[c >> 4] + hex[c & 15] +
+           ") is a '\"' or a control character, which a string cannot hold");
+    }
+    const auto found = strings.index.find(text);
+    if (found != strings.index.end()) {
+      index = found->second;
+      return;
+    }
+    index = static_cast<int64_t>(strings.strings.size());
+    strings.index.emplace(text, index);
+    strings.strings.push_back(std::move(text));
+  }
   void signed_field(int64_t& v, int width, const char*) {
     uint64_t u = in.bits(width, describe());
     if (width < 64 && ((u >> (width - 1)) & 1u)) u |= ~uint64_t{0} << width;  // sign-extend
@@ -210,6 +242,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   // assigned afresh by code_instruction) and the lines on their own.
   std::vector<uint32_t> lines;
   Instruction scratch;
+  StringTable strings{p.strings, {}};
   if (each) lines.resize(count);
   else p.instructions.resize(count);
   r.pos = table_at;
@@ -226,7 +259,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     if (ins.spec_index < 0) in.fail(where + ": unknown opcode " + std::to_string(opcode), at);
     const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
     FieldReader fr{in, "instruction " + std::to_string(i) + " (" + is.name + ", line " + std::to_string(ins.line) + ")",
-                   std::vector<std::size_t>(is.operands.size(), at), nullptr};
+                   std::vector<std::size_t>(is.operands.size(), at), strings, nullptr};
     nbin::code_instruction(fr, spec, p, ins);
     nbin::resolve_scalars(p, is, ins);
     nbin::validate_instruction(spec, p, ins, file_name, fr.where, fr.operand_at, at);

@@ -41,6 +41,14 @@ struct FieldWriter {
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");
     out.bits(static_cast<uint64_t>(v), width);
   }
+  // A string operand's text (Program::strings[index]): its byte count, then its bytes.
+  void string_field(int64_t which, int width, const Program& p) {
+    if (which < 0 || static_cast<std::size_t>(which) >= p.strings.size())
+      fail("string " + std::to_string(which) + " of a program with " + std::to_string(p.strings.size()));
+    const std::string& text = p.strings[static_cast<std::size_t>(which)];
+    unsigned_field(static_cast<int64_t>(text.size()), width, "string length");
+    for (const char c : text) out.bits(static_cast<unsigned char>(c), 8);
+  }
   void signed_field(int64_t v, int width, const char* what) {
     if (width < 64 && (v < -(int64_t{1} << (width - 1)) || v >= (int64_t{1} << (width - 1))))
       fail(std::string(what) + " " + std::to_string(v) + " does not fit its " + std::to_string(width) + "-bit field");

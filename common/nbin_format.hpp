@@ -287,6 +287,13 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       expect(OperandState::list);
       code_list(io, os, f, op.list);
       break;
+    case OperandKind::string: {  // the byte count (bits), then each byte (8 bits)
+      expect(OperandState::string);
+      int64_t index = op.integer;
+      io.string_field(index, f.bits, p);
+      if constexpr (Io::reading) op.integer = index;
+      break;
+    }
     case OperandKind::tensor_list: {  // the view count, then each view as a tensor operand
       expect(OperandState::tensor_list);
       int64_t count = static_cast<int64_t>(op.views.size());

@@ -13,6 +13,14 @@ std::string_view role_name(Role r) {
   return "?";
 }
 
+std::size_t first_bad_string_byte(std::string_view text) {
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const auto c = static_cast<unsigned char>(text[i]);
+    if (c == '"' || c == 0x7F || (c < 0x20 && c != '\t')) return i;
+  }
+  return std::string_view::npos;
+}
+
 int64_t element_count(const std::vector<int64_t>& shape) {
   int64_t n = 1;
   for (int64_t d : shape) n *= d;

@@ -4,6 +4,7 @@
 #pragma once
 #include <cstdint>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "dtype.hpp"
@@ -65,13 +66,13 @@ struct AffineView {
   std::vector<PatternDim> dims;
 };
 
-enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list, tensor_list };
+enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list, tensor_list, string };
 
 struct Operand {
   OperandState state = OperandState::absent;
   TensorView view;      // tensor
   float scalar = 0;     // scalar: already rounded to float32 (LANGUAGE.md 2.3)
-  int64_t integer = 0;  // integer value, enum value index, or bool (0/1)
+  int64_t integer = 0;  // integer value, enum value index, bool (0/1), or string: index into Program::strings
   // list: the integers of every entry, row-major (`pattern=[[1, 64], [2, 8]]`
   // is {1, 64, 2, 8}; the spec's list_items gives the entry size). Empty, and
   // so without an allocation, for every other kind.
@@ -111,8 +112,16 @@ struct Program {
   std::string file;        // source name for the line table (.file)
   std::vector<TensorDecl> tensors;
   std::vector<Instruction> instructions;
+  // The texts of string operands (LANGUAGE.md 2.3), each once: a string
+  // operand's `integer` indexes them.
+  std::vector<std::string> strings;
   bool operator==(const Program&) const = default;
 };
+
+// LANGUAGE.md 2.3: a string operand is text of one line: any byte but '"'
+// and the control characters (below 0x20, except tab, and 0x7F). The offset
+// of the first byte that is not allowed, or npos.
+std::size_t first_bad_string_byte(std::string_view text);
 
 // LANGUAGE.md 2.3: whether the scalar form of operand `i` of an instruction
 // (`operands` in spec order; only earlier ones are looked at) is an exact

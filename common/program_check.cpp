@@ -57,6 +57,7 @@ std::string state_name(OperandState s) {
     case OperandState::boolean: return "a bool";
     case OperandState::list: return "a list";
     case OperandState::tensor_list: return "a list of tensors";
+    case OperandState::string: return "a string";
   }
   return "?";
 }
@@ -366,6 +367,13 @@ void InstructionChecker::check_operand(int i) {
     case OperandKind::tensor_list:
       if (o.state != OperandState::tensor_list) return fail(i, quoted(key(i)) + " must be a list of tensors, got " + got());
       return check_tensor_list_operand(i);
+    case OperandKind::string:
+      if (o.state != OperandState::string) return fail(i, quoted(key(i)) + " must be a string, got " + got());
+      if (o.integer < 0 || static_cast<std::size_t>(o.integer) >= program.strings.size())
+        return fail(i, quoted(key(i)) + " names string " + std::to_string(o.integer) + " of " + std::to_string(program.strings.size()));
+      if (first_bad_string_byte(program.strings[static_cast<std::size_t>(o.integer)]) != std::string_view::npos)
+        fail(i, quoted(key(i)) + ": a string holds no '\"' and no control character (LANGUAGE.md 2.3)");
+      return;
   }
 }
 

@@ -41,9 +41,10 @@ Engine parse_engine(const Node& n) {
 OperandKind parse_kind(const Node& n) {
   std::string s = n.str();
   for (auto k : {OperandKind::tensor, OperandKind::scalar, OperandKind::tensor_or_scalar,
-                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list, OperandKind::tensor_list})
+                 OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list, OperandKind::tensor_list,
+                 OperandKind::string})
     if (operand_kind_name(k) == s) return k;
-  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list, tensor_list)");
+  n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list, tensor_list, string)");
 }
 
 std::vector<Memory> parse_memories(const Node& n) {
@@ -278,6 +279,8 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
       case OperandKind::list:
       case OperandKind::tensor_list:
         d.fail("a list operand has no default (leave it optional)");
+      case OperandKind::string:
+        d.fail("a string operand has no default");
       case OperandKind::scalar:
       case OperandKind::tensor_or_scalar:
         dv.number = parse_scalar(d);
@@ -358,6 +361,9 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
         break;
       case OperandKind::list:
         for (const ListItemSpec& li : op.list_items) require_twos_complement_range(bits, fs.bits, li.min, li.max, op.name + " " + li.name);
+        break;
+      case OperandKind::string:  // the byte count, then the bytes
+        if (fs.bits > 32) bits.fail("a string length field is at most 32 bits");
         break;
     }
     ins.encoding.push_back(fs);

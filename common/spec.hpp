@@ -28,7 +28,9 @@ std::string_view engine_name(Engine e);
 
 // tensor_list: a bracketed list of tensor views (NKI 0.6 dma_compute's srcs),
 // each checked like a tensor operand; its count range is list_min/max_count.
-enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list, tensor_list };
+// string: a quoted text of one line (device_print's print_prefix), kept in
+// the program's string table (Program::strings); never has a default.
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list, tensor_list, string };
 std::string_view operand_kind_name(OperandKind k);
 
 struct ArchSpec {

@@ -37,6 +37,7 @@ std::string_view operand_kind_name(OperandKind k) {
     case OperandKind::integer: return "int";
     case OperandKind::list: return "list";
     case OperandKind::tensor_list: return "tensor_list";
+    case OperandKind::string: return "string";
   }
   return "?";
 }

@@ -18,10 +18,13 @@
 #include <cstdint>
 #include <cstring>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
+#include "array_text.hpp"
 #include "disassembler.hpp"
 #include "error.hpp"
 #include "hbm_limits.hpp"
@@ -233,14 +236,38 @@ bool python_signal_pending() {
   return PyErr_CheckSignals() != 0;
 }
 
+// device_print's text handed to a Python callable (nisa.run's print_to: by
+// default sys.stdout.write) as each print runs, with the GIL taken for it.
+// An exception the callable raises stops the run between two steps and is
+// raised by nisa.run, as Ctrl-C's is (the error stays pending meanwhile).
+class PythonPrint final : public PrintOutput {
+ public:
+  explicit PythonPrint(py::object write) : write_(std::move(write)) {}
+  void write(std::string_view printed) override {
+    py::gil_scoped_acquire gil;
+    try {
+      write_(text(std::string(printed)));
+    } catch (py::error_already_set& e) {
+      e.restore();
+      throw RunInterrupted{};
+    }
+  }
+
+ private:
+  py::object write_;
+};
+
 // `inputs`: {bytes: ndarray} (nisa/__init__.py encoded the names and made
 // the arrays C-contiguous and native-endian).
 // `trace`: b"" for none, else the path of the timeline JSON to write.
 // `hbm_limit`: bytes of HBM tensors in all (LANGUAGE.md 2.6), 0 for the default.
 // `ml_dtypes_bits`: bf16 and fp8 outputs as their bits (for nisa/__init__.py
 // to view as ml_dtypes' types), else as float32 (exactly; LANGUAGE.md 4).
+// `print_file`: b"" for none, else the path device_print's text is written
+// to with the other outputs; without one, `print_write` (a callable taking a
+// str, or None for no output) gets each print as it runs.
 py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace,
-              int64_t hbm_limit, bool ml_dtypes_bits) {
+              int64_t hbm_limit, bool ml_dtypes_bits, const py::bytes& print_file, const py::object& print_write) {
   const MinifloatForm form = ml_dtypes_bits ? MinifloatForm::ml_dtypes : MinifloatForm::float32;
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
@@ -248,12 +275,21 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   OutputRequest request;
   request.trace_file = trace;
   request.trace_option = "trace";
+  request.print_file = print_file;
+  request.print_option = "print_to";
   if (!loaded.source_path.empty()) request.read_files.push_back(loaded.source_path);
-  if (!request.trace_file.empty()) check_outputs_before_run(program, request);
+  if (!request.trace_file.empty() || !request.print_file.empty()) check_outputs_before_run(program, request);
 
   std::vector<GivenInput> given = given_arrays(program, inputs, true);
   check_hbm_limit(program, hbm_limit > 0 ? hbm_limit : default_hbm_limit(), InputOrigin::python);
   Machine machine = make_machine(spec, program);
+  PrintBuffer to_file;
+  std::optional<PythonPrint> to_python;
+  if (!request.print_file.empty()) {
+    machine.print_output = &to_file;
+  } else if (!print_write.is_none()) {
+    machine.print_output = &to_python.emplace(print_write);
+  }
   {
     std::unique_lock hold(loaded.lock);
     const std::vector<bool>& written = loaded.written_tensors(spec);
@@ -276,17 +312,17 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
   if (interrupted) throw py::error_already_set();  // the handler's exception (KeyboardInterrupt)
 
   py::object report = py::none();
+  std::string json;
   if (profile || !request.trace_file.empty()) {
     std::unique_lock hold(loaded.lock);
     const Program& model = loaded.model();
     const Timeline timeline = build_timeline(spec, model);
     if (profile) report = profile_rows(model, timeline);
-    const std::string json = request.trace_file.empty() ? std::string() : trace_json(spec, model, timeline);
-    hold.unlock();
-    if (!request.trace_file.empty()) {
-      py::gil_scoped_release release;
-      write_run_outputs(program, machine, request, json);
-    }
+    if (!request.trace_file.empty()) json = trace_json(spec, model, timeline);
+  }
+  if (!request.trace_file.empty() || !request.print_file.empty()) {
+    py::gil_scoped_release release;
+    write_run_outputs(program, machine, request, json, to_file.text());
   }
   // Last: the outputs leave the machine (their memory moves into the arrays).
   py::dict outputs;
@@ -341,8 +377,10 @@ py::dict machine_state(const Program& program, const std::shared_ptr<Machine>& m
 // second thread) and calls callback(position, line, state) once before
 // the first instruction (position -1, line 0: the inputs bound) and after
 // each, `state` as machine_state gives it, showing the state after that
-// instruction. An exception from the callback stops the run and propagates.
-// Returns the final state (its views keep the machine alive).
+// instruction, and state["printed"] the text that instruction printed
+// (device_print; "" for every other). An exception from the callback stops
+// the run and propagates. Returns the final state (its views keep the
+// machine alive).
 py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py::function& callback) {
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
@@ -353,9 +391,38 @@ py::dict lockstep(const NativeProgram& native, const py::dict& inputs, const py:
   bind_inputs(program, program.file, given, *machine, InputOrigin::python);  // copied: the views outlive the arrays
   given.clear();
   const py::dict state = machine_state(program, machine);
+  // Each step's print, handed over after it; the machine (which the state's
+  // views keep alive) stops pointing at the buffer when the run ends.
+  struct StepPrint final : PrintOutput {
+    std::string text;
+    void write(std::string_view t) override { text += t; }
+  } printed;
+  struct Detach {
+    Machine& m;
+    ~Detach() { m.print_output = nullptr; }
+  } detach{*machine};
+  machine->print_output = &printed;
   // The GIL is held throughout: the callback is Python (and sees Ctrl-C).
-  run_lockstep(spec, loaded, *machine, [&](std::ptrdiff_t position, uint32_t line) { callback(position, line, state); });
+  run_lockstep(spec, loaded, *machine, [&](std::ptrdiff_t position, uint32_t line) {
+    state["printed"] = text(printed.text);
+    printed.text.clear();
+    callback(position, line, state);
+  });
   return state;
+}
+
+// NumPy's str() of `array` as device_print writes it (array_text.hpp), for
+// tests that hold it to NumPy's own text: a C-contiguous native-endian array
+// of float32, float16 or an integer type of 1, 2 or 4 bytes.
+std::string array_text(const py::array& array) {
+  const std::optional<NpyType> type = element_type(array.dtype());
+  if (!type || (array.flags() & py::array::c_style) == 0 || array.dtype().attr("byteorder").cast<std::string>() == ">")
+    throw InputError("array_text: error: expected a C-contiguous native-endian float32, float16 or integer array");
+  const std::vector<int64_t> shape(array.shape(), array.shape() + array.ndim());
+  const auto* data = static_cast<const uint8_t*>(array.data());
+  return numpy_array_text(*type, shape, [&](int64_t flat, uint8_t* out) {
+    std::memcpy(out, data + flat * type->size, type->size);
+  });
 }
 
 py::list tensor_list(const NativeProgram& native) {
@@ -427,7 +494,8 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
-        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false);
+        py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false,
+        py::arg("print_file") = py::bytes(), py::arg("print_write") = py::none());
   m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
@@ -445,6 +513,7 @@ PYBIND11_MODULE(_nisa, m) {
     }
     return names;
   });
+  m.def("array_text", &array_text, py::arg("array"));
   // The ISA spec nisa was built from (`nisa isa --json`): nisa.nki.isa takes
   // every instruction's parameters, order and defaults from it.
   m.def("spec_json", [] { return active_spec().json; });

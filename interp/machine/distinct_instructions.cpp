@@ -57,7 +57,8 @@ uint64_t instruction_hash(const Instruction& ins) {
       case OperandState::scalar: h.add(std::bit_cast<uint32_t>(o.scalar)); break;
       case OperandState::integer:
       case OperandState::enumerated:
-      case OperandState::boolean: h.add(static_cast<uint64_t>(o.integer)); break;
+      case OperandState::boolean:
+      case OperandState::string: h.add(static_cast<uint64_t>(o.integer)); break;  // string: its table index (each text once)
       case OperandState::list:
         for (int32_t v : o.list) h.add(static_cast<uint32_t>(v));
         break;

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string_view>
 #include <vector>
 
 #include "program.hpp"
@@ -54,6 +55,17 @@ class ZeroedBytes {
   std::size_t size_ = 0;
 };
 
+// Where device_print's text goes (SEMANTICS S15.1): the run pipeline's
+// stdout, a file's buffer, or Python's callback. Called between steps, on the
+// thread that runs the program; may throw to stop the run.
+class PrintOutput {
+ public:
+  virtual void write(std::string_view text) = 0;
+
+ protected:
+  ~PrintOutput() = default;
+};
+
 struct Machine {
   // Internal partition strides: the bytes per partition the program's
   // SBUF/PSUM tensors use (S1.1 sizes bound them; check_tensor), so a [128, 1]
@@ -77,6 +89,8 @@ struct Machine {
   // set_rng_seed(0) leaves them when the machine starts.
   std::array<std::array<XorwowState, kVectorGenerators>, kLanes> vector_rng{};
   std::array<std::array<XorwowState, kGpsimdGenerators>, kLanes> gpsimd_rng{};
+  // Not state: where device_print writes; nullptr prints nothing (unit tests).
+  PrintOutput* print_output = nullptr;
 };
 
 // S11.5: every generator of both engines as seed `seed` sets them.

@@ -93,11 +93,12 @@ void check_outputs_before_run(const Program& program, const OutputRequest& reque
     for (const char* name : kStateFiles)
       planned.add_output(request.dump_state_dir + "/" + name + ".npy", std::string_view(), "--dump-state");
   if (!request.trace_file.empty()) planned.add_output(request.trace_file, std::string_view(), request.trace_option);
+  if (!request.print_file.empty()) planned.add_output(request.print_file, std::string_view(), request.print_option);
   planned.check();
 }
 
 void write_run_outputs(const Program& program, const Machine& machine, const OutputRequest& request,
-                       std::string_view trace) {
+                       std::string_view trace, std::string_view printed) {
   OutputSet outputs;
   add_read_files(request, outputs);
   std::vector<PendingFile> files;
@@ -111,6 +112,7 @@ void write_run_outputs(const Program& program, const Machine& machine, const Out
     outputs.add_output(files[i].path, std::move(parts), i < dump_count ? "--dump" : "--dump-state");
   }
   if (!request.trace_file.empty()) outputs.add_output(request.trace_file, trace, request.trace_option);
+  if (!request.print_file.empty()) outputs.add_output(request.print_file, printed, request.print_option);
   outputs.check();
   if (!request.dump_dir.empty()) create_folder(request.dump_dir);
   if (!request.dump_state_dir.empty()) create_folder(request.dump_state_dir);

@@ -14,6 +14,7 @@ of a second (KeyboardInterrupt). Runs on several threads at once are safe.
 """
 import os
 import re
+import sys
 
 import numpy as np
 
@@ -171,7 +172,26 @@ def _hbm_limit(value):
     raise Error(f"hbm_limit: error: expected a size in bytes (a positive int, or a str such as '64G'), got {value!r}")
 
 
-def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None):
+def _print_to(value):
+    """print_to= as (file path bytes, write callable): a path is written
+    with the run's other outputs; a text stream's write (default
+    sys.stdout's, looked up now, so that a redirected or captured stdout
+    gets the text) takes each print as it runs."""
+    if value is None:
+        stdout = sys.stdout
+        return b"", (stdout.write if stdout is not None else None)
+    if isinstance(value, (str, bytes, os.PathLike)):
+        path = _path_bytes(value, "print_to")
+        if not path:
+            raise Error("print_to: error: the path is empty")
+        return path, None
+    write = getattr(value, "write", None)
+    if callable(write):
+        return b"", write
+    raise Error(f"print_to: error: expected a path, a text stream (with .write) or None, got {type(value).__name__}")
+
+
+def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None, print_to=None):
     """Runs `program` on `inputs` ({NAME: ndarray}); returns {NAME: ndarray}.
 
     A bf16 or fp8 tensor takes an ml_dtypes array of its dtype (its bits as
@@ -189,6 +209,10 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
     hbm_limit: bytes the program's HBM tensors may take in all (an int, or a
       str such as "64G"); default: this machine's memory (`nisa run
       --hbm-limit`). A program over it is refused before it runs.
+    print_to: where device_print's text goes: None (default) sys.stdout, each
+      print as it runs; a text stream (anything with .write), likewise; a
+      path, written after the run with the other outputs (`nisa run
+      --print-to`: whole or not at all).
     """
     limit = _hbm_limit(hbm_limit)
     prog = assemble(program)
@@ -198,7 +222,8 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
         trace_path = _path_bytes(trace, "trace")
         if not trace_path:
             raise Error("trace: error: the path is empty")
+    print_file, print_write = _print_to(print_to)
     outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit,
-                              _ml_dtypes.ml_dtypes is not None)
+                              _ml_dtypes.ml_dtypes is not None, print_file, print_write)
     _ml_dtypes.view_outputs(outputs, prog._bits_outputs())
     return (outputs, report) if profile else outputs

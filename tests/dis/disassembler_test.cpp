@@ -59,7 +59,11 @@ tensor_reduce dst=col, data=a, op=abs_max, negate=true
 select_reduce dst=a, predicate=m, on_true=a, on_false=col
 .loc 5
 dma_copy dst=y[0:127:2, 1:62:3], src=a[0:64, 0:21]
-)";
+)"
+                         // a string operand as written, its tab and UTF-8 bytes included
+                         "device_print print_prefix=\"a; b # c, d = \t\xc3\xa9\", tensor=a[64:128, 0:5:2]\n"
+                         "device_print print_prefix=\"\", tensor=c\n"
+                         "device_print print_prefix=\"a; b # c, d = \t\xc3\xa9\", tensor=ps\n";
   CHECK(disassemble(spec(), test::sample_program(spec())) == expected);
 }
 

@@ -60,7 +60,50 @@ TEST_CASE("every instruction form survives encode then decode") {
   for (std::size_t i = 0; i < p.tensors.size(); ++i) CHECK(q.tensors[i] == p.tensors[i]);
   REQUIRE(q.instructions.size() == p.instructions.size());
   for (std::size_t i = 0; i < p.instructions.size(); ++i) CHECK(q.instructions[i] == p.instructions[i]);
+  CHECK(q.strings == std::vector<std::string>{"a; b # c, d = \t\xc3\xa9", ""});  // each text once, in order of first use
   CHECK(encode_program(spec(), q) == bytes);
+}
+
+namespace {
+
+// A program of one device_print of a whole [2, 2] tile: its stream is the
+// 6-bit opcode, the 16-bit byte count, the bytes, the tensor index and the
+// 'whole' bit.
+Program one_print(const std::string& prefix) {
+  ProgramBuilder b(spec(), "trn2", "p.nasm");
+  auto t = b.tensor("t", Memory::sbuf, Dtype::f32, {2, 2}, Role::none, 0);
+  b.add("device_print", {{"print_prefix", b.text(prefix)}, {"tensor", b.view(t)}}, 3);
+  return b.program;
+}
+
+}  // namespace
+
+TEST_CASE("a string operand travels as its byte count and bytes, and is refused where text cannot hold it") {
+  const std::vector<uint8_t> ab = encode_program(spec(), one_print("ab"));
+  const std::size_t stream_bits = 6 + 16 + 2 * 8 + 10 + 1;
+  const std::size_t stream_at = ab.size() - (stream_bits + 7) / 8;
+  // The byte count sits in bits 6..21 of the stream: 2, then 'a' and 'b'.
+  CHECK(((ab[stream_at] >> 6) | (ab[stream_at + 1] << 2) | ((ab[stream_at + 2] & 0x3F) << 10)) == 2);
+  CHECK(encode_program(spec(), one_print("ab")).size() == encode_program(spec(), one_print("xy")).size());
+  SUBCASE("a control character") {
+    CHECK(decode_error(encode_program(spec(), one_print("a\x01"))) ==
+          "t.nbin: error: instruction 0 (device_print, line 3), operand print_prefix: byte 1 of the string (0x01) is a '\"' "
+          "or a control character, which a string cannot hold at byte " + std::to_string(stream_at + 4));
+    CHECK(decode_error(encode_program(spec(), one_print("\""))).find("byte 0 of the string (0x22)") != std::string::npos);
+  }
+  SUBCASE("a byte count past the stream's end") {
+    std::vector<uint8_t> b = ab;
+    b[stream_at] |= 0xC0;
+    b[stream_at + 1] = 0xFF;
+    b[stream_at + 2] |= 0x3F;
+    fix_crc(b);
+    CHECK(decode_error(b).find("operand print_prefix: string of 65535 bytes runs past the stream") != std::string::npos);
+  }
+  SUBCASE("longer than its 16-bit field") {
+    CHECK(encode_error(one_print(std::string(70000, 'x'))) ==
+          "p.nasm:3: error: cannot encode instruction 0 (device_print), operand print_prefix: string length 70000 does not "
+          "fit its 16-bit field");
+  }
 }
 
 TEST_CASE("decoding to a sink hands over every instruction form, in order, with its line") {
@@ -83,7 +126,7 @@ TEST_CASE("decoding to a sink hands over every instruction form, in order, with 
 TEST_CASE("the header holds magic, version, arch and spec id") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   CHECK(std::string(b.begin(), b.begin() + 4) == "NBIN");
-  CHECK(b[nbin::kVersionAt] == 1);
+  CHECK(b[nbin::kVersionAt] == 1);  // string operands (device_print) did not change the layout
   CHECK(b[nbin::kArchAt] == spec().find_arch("trn3"));
   uint64_t id = 0;
   for (int i = 7; i >= 0; --i) id = (id << 8) | b[nbin::kSpecIdAt + static_cast<std::size_t>(i)];

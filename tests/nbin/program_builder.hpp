@@ -2,6 +2,7 @@
 // the assembler: operands by name, defaults filled from the spec the way
 // LANGUAGE.md 2.3 describes (optional keys take NKI's defaults).
 #pragma once
+#include <algorithm>
 #include <bit>
 #include <initializer_list>
 #include <limits>
@@ -64,6 +65,15 @@ struct ProgramBuilder {
     Operand o;
     o.state = OperandState::boolean;
     o.integer = v ? 1 : 0;
+    return o;
+  }
+  // A string operand: `text` in the program's string table (once).
+  Operand text(const std::string& text) {
+    Operand o;
+    o.state = OperandState::string;
+    const auto found = std::find(program.strings.begin(), program.strings.end(), text);
+    o.integer = found - program.strings.begin();
+    if (found == program.strings.end()) program.strings.push_back(text);
     return o;
   }
   Operand enumerated(const std::string& enum_name, const std::string& value) const {
@@ -165,6 +175,10 @@ inline Program sample_program(const Spec& spec) {
                           {"negate", ProgramBuilder::boolean(true)}});
   b.add("select_reduce", {{"dst", b.view(a)}, {"predicate", b.view(m)}, {"on_true", b.view(a)}, {"on_false", b.view(col)}});
   b.add("dma_copy", {{"dst", b.view(y, {{0, 64, 2}, {1, 21, 3}})}, {"src", b.view(a, {{0, 64, 1}, {0, 21, 1}})}}, 5);
+  // String operands: one text twice (one table entry), the empty one, bytes beyond ASCII.
+  b.add("device_print", {{"print_prefix", b.text("a; b # c, d = \t\xc3\xa9")}, {"tensor", b.view(a, {{64, 64, 1}, {0, 3, 2}})}});
+  b.add("device_print", {{"print_prefix", b.text("")}, {"tensor", b.view(c)}});
+  b.add("device_print", {{"print_prefix", b.text("a; b # c, d = \t\xc3\xa9")}, {"tensor", b.view(ps)}});
   return b.program;
 }
 

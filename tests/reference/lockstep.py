@@ -258,6 +258,11 @@ class Lockstep:
             raise Divergence(f"the model fails on position {position} (line {line}, {ins.mnemonic}): "
                              f"{type(e).__name__}: {e}") from e
         diffs = self.differences(state, self.hbm_written(ins))
+        model_printed = "".join(m.printed)
+        m.printed.clear()
+        if state["printed"] != model_printed:  # device_print (S15.1): the text, exactly
+            raise Divergence(f"position {position} (line {line}, {ins.mnemonic}): nisa printed\n{state['printed']}"
+                             f"the model printed\n{model_printed}")
         self.executed[ins.mnemonic] += 1
         if diffs:
             self.judge(position, ins, diffs)
@@ -325,9 +330,12 @@ class Lockstep:
 
     @staticmethod
     def state_nonzero(ins, state):
-        """An instruction that writes no memory (set_rng_seed, rand_set_state): its result is the state."""
+        """An instruction that writes no memory (set_rng_seed, rand_set_state): its result is the
+        state; device_print's is its text."""
         if ins.mnemonic in ("set_rng_seed", "rand_set_state"):
             return bool(np.any(state["vector_rng"])) or bool(np.any(state["gpsimd_rng"]))
+        if ins.mnemonic == "device_print":
+            return bool(state["printed"])
         return False
 
     def differences(self, state, hbm=None):

@@ -203,14 +203,18 @@ def evaluate(text, env):
 
 
 def split_top(text, sep=","):
-    """Split on `sep` outside brackets and parentheses."""
-    parts, depth, cur = [], 0, ""
+    """Split on `sep` outside brackets, parentheses and quoted strings."""
+    parts, depth, cur, quoted = [], 0, "", False
     for ch in text:
-        if ch in "[(":
+        if ch == '"':
+            quoted = not quoted
+        elif quoted:
+            pass
+        elif ch in "[(":
             depth += 1
         elif ch in "])":
             depth -= 1
-        if ch == sep and depth == 0:
+        if ch == sep and depth == 0 and not quoted:
             parts.append(cur)
             cur = ""
         else:
@@ -344,6 +348,10 @@ def parse_instruction(mnemonic, text, prog, env, line):
             ops[name] = ENUMS[op_spec["enum"]][value]
         elif kind == "bool":
             ops[name] = {"true": True, "false": False}[value]
+        elif kind == "string":  # "text" (LANGUAGE.md 2.3: no '"' inside)
+            if len(value) < 2 or value[0] != '"' or value[-1] != '"':
+                raise ValueError(f"line {line}: {name}: not a quoted string: {value}")
+            ops[name] = value[1:-1]
         elif kind == "list":
             ops[name] = parse_list(value, len(op_spec["items"]), env)
         elif kind == "tensor_list":  # `[a, b[0:4]]` (dma_compute's srcs)

@@ -44,6 +44,8 @@ class Machine:
         # S11.5: the XORWOW generators as set_rng_seed(0) leaves them at machine start.
         self.rng = {e: ref_random.seeded(0, e) for e in ref_random.GENERATORS}
         self.line = 0
+        self.file = "prog.nasm"  # the program's name in what device_print prints (S15.1)
+        self.printed = []        # device_print's text, in order
         self.hazard = None
         self.ambiguous = []  # strict-mode outcomes SEMANTICS.md leaves open
 

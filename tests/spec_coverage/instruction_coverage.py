@@ -21,7 +21,7 @@ the missing piece, when one of these is absent:
   docs        the entry **RULE `NAME`** in docs/SEMANTICS.md, RULE the
               module's (any **S<n>.<m> `NAME`** when there is no module)
   nki         nisa.nki.isa.NAME (python/nisa/nki/isa.py), or NAME in that
-              module's NOT_EXPOSED {name: reason}; checked with the built
+              module's ABSENT {name: reason}; checked with the built
               Python package (NISA_PYTHON_DIR, default build/python) and
               skipped, saying so, in a build without it (the sanitizer tree:
               NISA_PYTHON_DIR set empty)
@@ -88,7 +88,7 @@ def pieces(root, name, module, counts, docs, isa):
     if isa is None:
         nki = None
     else:
-        not_exposed = getattr(isa, "NOT_EXPOSED", {})
+        not_exposed = getattr(isa, "ABSENT", {})
         nki = (callable(getattr(isa, name, None)) and name not in getattr(isa, "NOT_MODELED", ())) or \
             bool(not_exposed.get(name))
     emitter_where = (f"BLOCKS (gen_common.Block) or EMITTED_BY in {ref_file}" if not declared else
@@ -100,7 +100,7 @@ def pieces(root, name, module, counts, docs, isa):
         "emitter": (emitter, emitter_where),
         "docs": (in_docs, f"an entry **{rule if isinstance(rule, str) else 'S<n>.<m>'} `{name}`** in docs/SEMANTICS.md"
                           + (f" (the RULE of {ref_file})" if isinstance(rule, str) else "")),
-        "nki": (nki, f"nisa.nki.isa.{name} (python/nisa/nki/isa.py), or {name!r} in its NOT_EXPOSED with a reason"),
+        "nki": (nki, f"nisa.nki.isa.{name} (python/nisa/nki/isa.py), or {name!r} in its ABSENT with a reason"),
     }
 
 

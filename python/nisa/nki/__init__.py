@@ -40,10 +40,11 @@ _PLATFORMS = _spec.PLATFORMS
 class Kernel:
     """A kernel decorated with @nki.jit."""
 
-    def __init__(self, fn, platform_target=None, arch=None, strict=False, **options):
+    def __init__(self, fn, platform_target=None, arch=None, strict=False, print_to=None, **options):
         self.fn = fn
         self.target = arch or platform_target
         self.strict = strict
+        self.print_to = print_to  # where nl.device_print writes (nisa.run's print_to; None: sys.stdout)
         self.options = options  # mode=, debug_kernel=, ...: NKI options with no meaning here
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.__doc__ = getattr(fn, "__doc__", None)
@@ -77,7 +78,7 @@ class Kernel:
 
 
 def jit(fn=None, **options):
-    """@nki.jit or @nki.jit(platform_target="trn1", strict=True, ...)."""
+    """@nki.jit or @nki.jit(platform_target="trn1", strict=True, print_to=PATH, ...)."""
     if fn is None:
         return lambda f: jit(f, **options)
     if isinstance(fn, Kernel):
@@ -289,17 +290,20 @@ def to_nasm(kernel, *args, **kwargs):
     return _record_call(kernel, args, kwargs).text
 
 
-def run(kernel, *args, strict=None, profile=False, **kwargs):
+def run(kernel, *args, strict=None, profile=False, print_to=None, **kwargs):
     """Calls `kernel` on nisa: NumPy arrays in, NumPy arrays out (a tuple if
     it returns several); a parameter the kernel wrote takes its final value
     in the caller's array (LANGUAGE.md 4). strict: the hazards become errors naming the
     kernel's line (`nisa run --strict`); profile: also return the report of
-    nisa.run(profile=True)."""
+    nisa.run(profile=True); print_to: where nl.device_print writes, as
+    nisa.run's print_to (default: the kernel's @nki.jit(print_to=...), else
+    sys.stdout)."""
     kernel = jit(kernel)
     recorded = _record_call(kernel, args, kwargs)
     program = _assemble(recorded)
     strict = kernel.strict if strict is None else strict
-    result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile)
+    print_to = kernel.print_to if print_to is None else print_to
+    result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile, print_to=print_to)
     arrays, report = result if profile else (result, None)
     _write_back(recorded, arrays)
     value = _rebuild(recorded.structure, arrays)

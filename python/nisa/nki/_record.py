@@ -676,6 +676,15 @@ def _positions(code):
 _PLAIN = frozenset((str, int, float, bool))
 
 
+class Text(str):
+    """The value of a string operand (device_print's print_prefix): written
+    quoted (LANGUAGE.md 2.3), where a plain str is a name or enum value."""
+    __slots__ = ()
+
+    def render(self):
+        return f'"{self}"'
+
+
 def render_value(value):
     """A parameter value in .nasm syntax (LANGUAGE.md 2.3)."""
     kind = value.__class__

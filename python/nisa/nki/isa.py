@@ -144,9 +144,8 @@ OVERRIDES = {
                           why="NKI 0.6's tensor_reduce(dst, op, data, axis, negate=False, keepdims=False): op first "
                               "and axis required; the .nasm operands are data, op, negate, axis, with axis optional"),
 }
-# Spec instructions that are not nki.isa functions, with why (none today:
-# every spec instruction is one).
-ABSENT = {}
+# Spec instructions that are not nki.isa functions, with why.
+ABSENT = {"device_print": "NKI 0.6 has it as nki.language.device_print (nisa.nki.language records it), not in nki.isa"}
 
 
 def _nki_parameters(mnemonic):

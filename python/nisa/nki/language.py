@@ -126,8 +126,27 @@ def no_reorder():
     yield
 
 
+# nl.device_print's recorded instruction (the spec's device_print).
+_DEVICE_PRINT = _record.form("device_print", ("print_prefix", "tensor"))
+
+
 def device_print(print_prefix, tensor):
-    pass  # nothing to print at record time; run the recorded program and dump instead
+    """NKI 0.6 nl.device_print: recorded as the .nasm device_print at this line,
+    which prints `print_prefix`, the kernel's file:line, the tensor's dtype and
+    shape and its values (as NumPy prints them) when the run reaches it: the
+    values at this point of the kernel, to nisa.nki.run's print_to (stdout by
+    default; docs/SEMANTICS.md S15.1)."""
+    rec = _state.recording or recording()
+    if not isinstance(print_prefix, str):
+        raise rec.error(f"nl.device_print: print_prefix must be a str (NKI takes a constant string), not "
+                        f"{type(print_prefix).__name__}")
+    bad = next((c for c in print_prefix if c == '"' or c == "\x7f" or (c < " " and c != "\t")), None)
+    if bad is not None:
+        raise rec.error(f"nl.device_print: print_prefix {print_prefix!r} holds {bad!r}; a .nasm string holds no '\"' "
+                        "and no control character (LANGUAGE.md 2.3)")
+    if not isinstance(tensor, NkiTensor):
+        raise rec.error(f"nl.device_print: tensor must be a tensor or tile, not {type(tensor).__name__}")
+    rec.put(_DEVICE_PRINT, (_record.Text(print_prefix), tensor), ())
 
 
 # --- tensors -----------------------------------------------------------------
