@@ -50,7 +50,8 @@ std::string declaration_text(const TensorDecl& t) {
 std::string view_text(const Program& p, const TensorView& v);
 
 // NAME.ap(pattern=[[step, num], ...], offset=K), offset always spelled out,
-// then vector_offset=IDX / scalar_offset=IDX and indirect_dim=D if dynamic.
+// then vector_offset=IDX / scalar_offset=IDX, indirect_dim=D and, when
+// given, index_stride=S if dynamic.
 std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView& v) {
   std::string s = t.name + ".ap(pattern=[";
   for (std::size_t d = 0; d < v.pattern.size(); ++d) {
@@ -62,6 +63,7 @@ std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView
     s += v.indirect == IndirectKind::vector ? ", vector_offset=" : ", scalar_offset=";
     s += view_text(p, v.index[0]);
     s += ", indirect_dim=" + std::to_string(v.indirect_dim);
+    if (v.index_stride != 0) s += ", index_stride=" + std::to_string(v.index_stride);
   }
   return s + ")";
 }

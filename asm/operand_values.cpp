@@ -1,6 +1,7 @@
 #include "operand_values.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <limits>
 
 #include "diagnostics.hpp"
@@ -156,6 +157,7 @@ void reset_operand(Operand& out) {
   out.view.pattern.clear();
   out.view.indirect = IndirectKind::none;
   out.view.indirect_dim = 0;
+  out.view.index_stride = 0;
   out.view.index.clear();
   out.scalar = 0;
   out.integer = 0;
@@ -212,7 +214,9 @@ void parse_pattern_list(const AssemblyState& state, TokenCursor& cur, std::vecto
 // NAME.ap(pattern=[[step, num], ...], offset=K) (NKI 0.6 NkiTensor.ap;
 // LANGUAGE.md 2.3): keywords optional, positional order pattern then offset.
 // NKI's dynamic forms take keywords: vector_offset=IDX or scalar_offset=IDX
-// (IDX a tensor view), and indirect_dim=D (nki-aps "Dynamic Access").
+// (IDX a tensor view: a slice or a static .ap), indirect_dim=D (nki-aps
+// "Dynamic Access"), and nisa's index_stride=S (the elements an index step
+// moves, when the NKI view was not the declared tensor).
 void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorView& v) {
   const Token& open = cur.peek();
   expect(cur, '(', "after '.ap'");
@@ -222,21 +226,23 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
   v.pattern.clear();
   v.indirect = IndirectKind::none;
   v.indirect_dim = 0;
+  v.index_stride = 0;
   v.index.clear();
-  static constexpr std::string_view names[] = {"pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim"};
-  bool seen[5] = {};
-  int indirect_dim_column = -1;
+  static constexpr std::string_view names[] = {"pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim", "index_stride"};
+  constexpr int kinds = static_cast<int>(std::size(names));
+  bool seen[kinds] = {};
+  int dynamic_only_column[2] = {-1, -1};  // indirect_dim, index_stride: only with an index
   for (int position = 0; !cur.accept(')'); ++position) {
     if (position > 0) expect(cur, ',', cur.at_end() ? "or ')' to close .ap(" : "between the arguments of .ap");
     const Token& at = cur.peek();
     int which = position;
     if (at.kind == TokenKind::identifier && cur.peek_second().is('=')) {
       which = -1;
-      for (int k = 0; k < 5; ++k)
+      for (int k = 0; k < kinds; ++k)
         if (at.text == names[k]) which = k;
       if (which < 0)
         throw SourceError{at.column, "unknown argument '" + std::string(at.text) +
-                                         "' of .ap (accepted: pattern, offset, vector_offset, scalar_offset, indirect_dim)"};
+                                         "' of .ap (accepted: pattern, offset, vector_offset, scalar_offset, indirect_dim, index_stride)"};
       cur.next();
       cur.next();
     } else if (which > 1) {
@@ -252,24 +258,30 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
       if (v.offset < 0) throw SourceError{k.column, "offset " + std::to_string(v.offset) + " is negative"};
     } else if (which == 4) {
       const Token& k = cur.peek();
-      indirect_dim_column = k.column;
+      dynamic_only_column[0] = k.column;
       const int64_t d = pattern_integer(state, cur, "indirect_dim");
       if (d < 0 || d > 7) throw SourceError{k.column, "indirect_dim " + std::to_string(d) + " must be a dimension of the tensor (0 to 7)"};
       v.indirect_dim = static_cast<int32_t>(d);
+    } else if (which == 5) {
+      const Token& k = cur.peek();
+      dynamic_only_column[1] = k.column;
+      v.index_stride = pattern_integer(state, cur, "index_stride");
+      if (v.index_stride < 1) throw SourceError{k.column, "index_stride " + std::to_string(v.index_stride) + " must be positive"};
     } else {
       if (v.indirect != IndirectKind::none)
         throw SourceError{at.column, "vector_offset and scalar_offset are mutually exclusive (NKI 0.6)"};
       const Token& idx = cur.peek();
-      if (idx.kind != TokenKind::identifier || state.find_tensor(idx.text) < 0)
-        throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor, got " + quoted(idx.text)};
+      if (idx.kind != TokenKind::identifier || (state.find_tensor(idx.text) < 0 && find_pattern_tensor(state, idx.text) < 0))
+        throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor or its .ap(...) view, got " + quoted(idx.text)};
       v.indirect = which == 2 ? IndirectKind::vector : IndirectKind::scalar;
       v.index.resize(1);
       parse_tensor_view(state, cur, v.index[0], -1);
     }
   }
   if (!seen[0]) throw SourceError{open.column, ".ap needs a pattern: NAME.ap(pattern=[[step, num], ...], offset=K)"};
-  if (seen[4] && v.indirect == IndirectKind::none)
-    throw SourceError{indirect_dim_column, "indirect_dim needs vector_offset or scalar_offset"};
+  for (int k = 0; k < 2; ++k)
+    if (seen[4 + k] && v.indirect == IndirectKind::none)
+      throw SourceError{dynamic_only_column[k], std::string(names[4 + k]) + " needs vector_offset or scalar_offset"};
 }
 
 }  // namespace
@@ -288,6 +300,7 @@ void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView&
   v.pattern.clear();
   v.indirect = IndirectKind::none;
   v.indirect_dim = 0;
+  v.index_stride = 0;
   v.index.clear();
   // The whole tensor, then the slices given replace their dimensions (S1.4).
   v.tensor = index;

@@ -99,14 +99,19 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
   io.flag(pattern);
   if (pattern) {
     code_pattern(io, spec, v);
-    // NKI 0.6 dynamic access: 'indirect' bit, then 'vector' bit, indirect_dim
-    // and the index view (never itself indirect: check_instruction).
+    // NKI 0.6 dynamic access: 'indirect' bit, then 'vector' bit, indirect_dim,
+    // 'index_stride given' bit and the stride (offset_bits: it counts
+    // elements of the tensor, as the offset does), and the index view (never
+    // itself indirect: check_instruction).
     bool indirect = !Io::reading && v.indirect != IndirectKind::none;
     io.flag(indirect);
     if constexpr (Io::reading) {
       v.indirect = IndirectKind::none;
       v.indirect_dim = 0;
+      v.index_stride = 0;
       v.index.clear();
+    } else {
+      if (!indirect && v.index_stride != 0) io.fail("index_stride on a view without a runtime index");
     }
     if (!indirect) return;
     if (is_index) io.fail("an index view is itself indirect");  // bounds the recursion
@@ -114,9 +119,16 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     io.flag(vector);
     int64_t dim = v.indirect_dim;
     io.unsigned_field(dim, spec.pattern_encoding.indirect_dim_bits, "indirect_dim");
+    bool strided = !Io::reading && v.index_stride != 0;
+    io.flag(strided);
+    int64_t stride = v.index_stride;
+    if (strided) io.unsigned_field(stride, spec.pattern_encoding.offset_bits, "index_stride");
     if constexpr (Io::reading) {
+      // one encoding per program: a given stride is positive (0 means "not given")
+      if (strided && stride < 1) io.fail("index_stride " + std::to_string(stride) + " is not positive");
       v.indirect = vector ? IndirectKind::vector : IndirectKind::scalar;
       v.indirect_dim = static_cast<int32_t>(dim);
+      v.index_stride = strided ? stride : 0;
       v.index.resize(1);
     } else {
       if (v.index.size() != 1) io.fail("indirect view without its index");
@@ -131,6 +143,7 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     v.pattern.clear();
     v.indirect = IndirectKind::none;
     v.indirect_dim = 0;
+    v.index_stride = 0;
     v.index.clear();
   }
   const SliceEncoding& se = spec.slice_encoding;

@@ -1,5 +1,7 @@
 #include "program.hpp"
 
+#include <algorithm>
+
 namespace nisa {
 
 std::string_view role_name(Role r) {
@@ -69,6 +71,14 @@ AffineView affine_view(const Program& p, const TensorView& v) {
     stride *= t.shape[d];
   }
   return a;
+}
+
+int64_t indirect_unit(const Program& p, const TensorView& v) {
+  if (v.index_stride > 0) return v.index_stride;
+  const std::vector<int64_t>& shape = p.tensors[static_cast<std::size_t>(v.tensor)].shape;
+  int64_t unit = 1;
+  for (std::size_t d = static_cast<std::size_t>(std::max(v.indirect_dim, 0)) + 1; d < shape.size(); ++d) unit *= shape[d];
+  return unit;
 }
 
 Engine executing_engine(const InstructionSpec& is, const Instruction& ins) {

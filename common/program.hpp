@@ -34,10 +34,10 @@ struct PatternDim {
 };
 
 // NKI 0.6 dynamic access (nki-aps "Dynamic Access"): an access pattern whose
-// start moves by a runtime index read from SBUF. vector: partition p of the
-// view starts `index[p] * (elements of one dimension-0 row of the tensor)`
-// further (the pattern's first step is ignored); scalar: the whole view
-// starts `index[0] * prod(shape[indirect_dim + 1:])` further.
+// start moves by a runtime index read from SBUF, `index * unit` elements
+// (indirect_unit below). vector: partition p of the view moves by index[p]
+// (the pattern's first step is ignored); scalar: the whole view moves by
+// index[0].
 enum class IndirectKind : uint8_t { none, vector, scalar };
 
 // A tensor operand: a declared tensor and either one slice per declared
@@ -54,6 +54,11 @@ struct TensorView {
   std::vector<PatternDim> pattern;   // pattern form: outermost first
   IndirectKind indirect = IndirectKind::none;  // pattern form: vector_offset / scalar_offset
   int32_t indirect_dim = 0;
+  // Elements one index step moves (`index_stride=S`: the stride of the
+  // dimension of the NKI view the .ap was taken on, e.g. 1 on a 1-d reshape);
+  // 0 = not given, the declared tensor's stride of indirect_dim. Only with
+  // `indirect`.
+  int64_t index_stride = 0;
   std::vector<TensorView> index;     // the index view when indirect (one entry), else empty
   bool operator==(const TensorView&) const = default;
 };
@@ -140,6 +145,10 @@ int64_t tensor_bytes_per_partition(const TensorDecl& t);  // SBUF/PSUM: free ele
 TensorView whole_view(const Program& p, int32_t tensor);
 bool is_whole(const Program& p, const TensorView& v);
 AffineView affine_view(const Program& p, const TensorView& v);
+// Elements a dynamic view moves per unit of its runtime index: index_stride
+// when given, else the declared tensor's stride of indirect_dim,
+// prod(shape[indirect_dim + 1:]) (for vector_offset, indirect_dim 0: one row).
+int64_t indirect_unit(const Program& p, const TensorView& v);
 // "partitions" of a view: its first dimension's count (for HBM views too).
 int64_t view_partitions(const TensorView& v);
 // Physical first partition (SBUF/PSUM) or first index of dimension 0 (HBM;

@@ -93,6 +93,12 @@ bool InstructionChecker::check_view(int i, const TensorView& v) {
     return false;
   }
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+  // A Program built without the assembler (nisa.nki's recording) may set
+  // these fields on any view: they mean something on a dynamic pattern only.
+  if ((v.indirect != IndirectKind::none && !v.is_pattern) || (v.indirect == IndirectKind::none && v.index_stride != 0)) {
+    fail(i, quoted(key(i)) + ": " + (v.is_pattern ? "index_stride needs vector_offset or scalar_offset" : "a runtime index needs the .ap(...) form"));
+    return false;
+  }
   if (v.is_pattern) return check_pattern(i, v);
   if (v.dims.size() != t.shape.size()) {
     fail(i, quoted(key(i)) + ": tensor '" + t.name + "' has " + std::to_string(t.shape.size()) + " dimensions, the view " + std::to_string(v.dims.size()));
@@ -233,6 +239,14 @@ bool InstructionChecker::check_indirect(int i, const TensorView& v) {
                   std::to_string(t.shape.size()) + " dimensions)");
       return false;
     }
+  }
+  // index_stride (LANGUAGE.md 2.3): positive, and at most the tensor, beyond
+  // which only index 0 could ever stay inside it.
+  const int64_t total = element_count(t.shape);
+  if (v.index_stride < 0 || v.index_stride > total) {
+    fail(i, quoted(key(i)) + ": index_stride " + std::to_string(v.index_stride) + " must be 1 to the " + std::to_string(total) +
+                " elements of '" + t.name + "'");
+    return false;
   }
   return true;
 }

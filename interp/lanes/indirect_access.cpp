@@ -49,8 +49,7 @@ const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
   IndirectSide side;
   side.index = c.tiles.with_rows(c.tiles.view(v.index[0]), 1);
   side.vector = v.indirect == IndirectKind::vector;
-  side.unit = 1;
-  for (std::size_t d = static_cast<std::size_t>(v.indirect_dim) + 1; d < t.shape.size(); ++d) side.unit *= t.shape[d];
+  side.unit = indirect_unit(c.program, v);  // index_stride, or the declared stride of indirect_dim
   const AffineView a = affine_view(c.program, v);  // a vector's first step is already 0
   side.low = side.high = a.offset;
   for (const PatternDim& d : a.dims) (d.step < 0 ? side.low : side.high) += d.step * (d.num - 1);

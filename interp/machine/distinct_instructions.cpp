@@ -10,7 +10,7 @@ namespace {
 // Every field of Operand and TensorView is hashed and compared below: a new
 // field must be added there too (or two different instructions would run as
 // one). These sizes change when a field is added.
-static_assert(sizeof(TensorView) == 104 && sizeof(Operand) == 176 && sizeof(Instruction) == 40,
+static_assert(sizeof(TensorView) == 112 && sizeof(Operand) == 184 && sizeof(Instruction) == 40,
               "Operand, TensorView or Instruction changed: update instruction_hash and same_operands");
 
 // FNV-1a over 64-bit words (one multiply each: this runs for every
@@ -24,6 +24,7 @@ struct Hasher {
     if (v.is_pattern) {
       add(static_cast<uint64_t>(v.offset));
       add(static_cast<uint64_t>(v.indirect) << 32 | static_cast<uint32_t>(v.indirect_dim));
+      add(static_cast<uint64_t>(v.index_stride));
     }
     for (const DimSlice& d : v.dims) {
       add(static_cast<uint64_t>(d.start));

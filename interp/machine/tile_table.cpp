@@ -18,6 +18,9 @@ const TileAccess* TileTable::view(const TensorView& v) {
   if (v.is_pattern) {
     append(key_, -1);  // slice starts are never negative: the forms cannot collide
     append(key_, v.offset);
+    // A vector_offset view's partitions all start at the offset (affine_view):
+    // another tile than the same pattern's static or scalar_offset view.
+    append(key_, v.indirect == IndirectKind::vector ? 1 : 0);
     for (const PatternDim& d : v.pattern) {
       append(key_, d.step);
       append(key_, d.num);

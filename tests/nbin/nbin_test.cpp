@@ -327,3 +327,65 @@ TEST_CASE("random multi-byte corruption behind a valid CRC never crashes") {
   }
   CHECK(refused > 2000);
 }
+
+// LANGUAGE.md 2.3 "Dynamic access": index_stride and an index written as an
+// .ap view of an SBUF tile are kept through the binary; a stride coded as
+// given but 0 (the "not given" value) is refused, so one program has one
+// encoding.
+TEST_CASE("a dynamic view's index_stride and .ap index survive the binary") {
+  ProgramBuilder b(spec());
+  auto flat = b.tensor("flat", Memory::hbm, Dtype::f32, {16, 8}, Role::inout);
+  auto idx = b.tensor("idx", Memory::sbuf, Dtype::i32, {4, 3});
+  auto t = b.tensor("t", Memory::sbuf, Dtype::f32, {4, 1}, Role::none, 64);
+  Operand dst = b.view(flat);
+  dst.view.dims.clear();
+  dst.view.is_pattern = true;
+  dst.view.pattern = {{8, 4}, {1, 1}};
+  dst.view.indirect = IndirectKind::vector;
+  dst.view.index_stride = 1;  // a 1-d reshape's stride (nki-library's scatter into one element)
+  TensorView index = b.view(idx).view;
+  index.dims.clear();
+  index.is_pattern = true;
+  index.offset = 2;
+  index.pattern = {{3, 4}, {1, 1}};  // column 2 of idx
+  dst.view.index = {index};
+  b.add("dma_copy", {{"dst", dst}, {"src", b.view(t)}}, 5);
+  REQUIRE(check_instruction(spec(), b.program, b.program.instructions[0]).empty());
+
+  std::vector<uint8_t> with_1 = encode_program(spec(), b.program);
+  Program q = decode_program(spec(), with_1, "t.nbin");
+  REQUIRE(q.instructions.size() == 1);
+  CHECK(q.instructions[0] == b.program.instructions[0]);
+  CHECK(q.instructions[0].operands[0].view.index_stride == 1);
+  CHECK(encode_program(spec(), q) == with_1);
+
+  // Without the stride the view is another program, one bit shorter.
+  b.program.instructions[0].operands[0].view.index_stride = 0;
+  Program r = decode_program(spec(), encode_program(spec(), b.program), "t.nbin");
+  CHECK(r.instructions[0].operands[0].view.index_stride == 0);
+  CHECK(!(r.instructions[0] == q.instructions[0]));
+
+  // Strides 1 and 2 differ in the stride field's two lowest bits: clearing the
+  // lowest one of stride 1 codes "given, 0".
+  b.program.instructions[0].operands[0].view.index_stride = 2;
+  std::vector<uint8_t> with_2 = encode_program(spec(), b.program);
+  REQUIRE(with_2.size() == with_1.size());
+  std::size_t bit = 0;
+  for (std::size_t k = nbin::kHeaderSize; k < with_1.size() && bit == 0; ++k)
+    for (int j = 0; j < 8; ++j)
+      if (((with_1[k] ^ with_2[k]) >> j) & 1) {
+        bit = k * 8 + static_cast<std::size_t>(j);
+        break;
+      }
+  REQUIRE(bit != 0);
+  std::vector<uint8_t> zero = with_1;
+  zero[bit / 8] = static_cast<uint8_t>(zero[bit / 8] & ~(1u << (bit % 8)));
+  fix_crc(zero);
+  CHECK(decode_error(zero).find("operand dst: index_stride 0 is not positive at byte") != std::string::npos);
+
+  // A stride on a view without a runtime index has no encoding.
+  b.program.instructions[0].operands[0].view.indirect = IndirectKind::none;
+  b.program.instructions[0].operands[0].view.index.clear();
+  CHECK(encode_error(b.program).find("index_stride on a view without a runtime index") != std::string::npos);
+  CHECK(check_instruction(spec(), b.program, b.program.instructions[0]).size() == 1);
+}

@@ -205,5 +205,116 @@ dma_copy dst=gathered, src=g
         nisa.equal("gathered", out["gathered"], a[2 * np.arange(64)].astype(np.float16))
 
 
+# index_stride (LANGUAGE.md 2.3): a runtime index on a view that is not the
+# declared tensor moves by that view's stride. nki-library's router_topk
+# scatters one affinity per token into expert_affinities.reshape((T*E,)) at
+# the flat position t*E + expert (stride 1), its index a column of an SBUF
+# tile taken with .ap; a KV cache x of shape (B, S, D) is read and written
+# through x.reshape((B*S, D)) (stride D). Expected arrays written out by hand.
+TOPK_SCATTER = """
+.hbm  affinities f32 [4, 4] inout
+.hbm  positions  i32 [4, 2] input
+.hbm  topk       f32 [4, 2] input
+.sbuf pos  i32 [4, 2]
+.sbuf vals f32 [4, 2] @ 64
+dma_copy dst=pos, src=positions
+dma_copy dst=vals, src=topk
+dma_copy dst=affinities.ap(pattern=[[2, 4], [1, 1]], offset=0, vector_offset=pos.ap(pattern=[[2, 4], [1, 1]], offset=0), indirect_dim=0, index_stride=1), src=vals.ap(pattern=[[2, 4], [1, 1]], offset=0), oob_mode={oob_mode}
+dma_copy dst=affinities.ap(pattern=[[2, 4], [1, 1]], offset=0, vector_offset=pos.ap(pattern=[[2, 4], [1, 1]], offset=1), indirect_dim=0, index_stride=1), src=vals.ap(pattern=[[2, 4], [1, 1]], offset=1), oob_mode={oob_mode}
+"""
+# token t picks experts (1, 3), (0, 2), (3, 0), (2, 1): flat positions t*4 + e
+TOPK_POSITIONS = np.array([[1, 3], [4, 6], [11, 8], [14, 13]], dtype=np.int32)
+TOPK_VALUES = np.array([[0.5, 0.25], [0.75, 0.125], [1.5, 2.5], [3.0, 4.0]], dtype=np.float32)
+
+
+def test_index_stride_scatter_into_a_flattened_view(nisa):
+    out = nisa.run(TOPK_SCATTER.format(oob_mode="error"), inputs={
+        "affinities": np.zeros((4, 4), np.float32), "positions": TOPK_POSITIONS, "topk": TOPK_VALUES})
+    nisa.equal("affinities", out["affinities"], np.array([[0, 0.5, 0, 0.25],
+                                                          [0.75, 0, 0.125, 0],
+                                                          [2.5, 0, 0, 1.5],
+                                                          [0, 4.0, 3.0, 0]], dtype=np.float32))
+
+
+def test_index_stride_scatter_out_of_bounds(nisa):
+    positions = TOPK_POSITIONS.copy()
+    positions[2, 1] = 16  # one past the 16 elements of the flattened view
+    inputs = {"affinities": np.full((4, 4), -1, np.float32), "positions": positions, "topk": TOPK_VALUES}
+    err = nisa.run(TOPK_SCATTER.format(oob_mode="error"), inputs=inputs, expect_status=3)
+    assert "index 16 (partition 2)" in err and "affinities" in err, err
+    out = nisa.run(TOPK_SCATTER.format(oob_mode="skip"), inputs=inputs)
+    nisa.equal("affinities", out["affinities"], np.array([[-1, 0.5, -1, 0.25],
+                                                          [0.75, -1, 0.125, -1],
+                                                          [-1, -1, -1, 1.5],
+                                                          [-1, 4.0, 3.0, -1]], dtype=np.float32))
+
+
+KV_CACHE = """
+.hbm  cache f32 [2, 4, 8] inout
+.hbm  rows  i32 [3, 1] input
+.hbm  new   f32 [3, 8] input
+.hbm  read  f32 [3, 8] output
+.hbm  start i32 [1, 1] input
+.hbm  block f32 [3, 8] output
+.sbuf idx  i32 [3, 1]
+.sbuf s    i32 [1, 1] @ 4
+.sbuf old  f32 [3, 8] @ 8
+.sbuf tile f32 [3, 8] @ 40
+.sbuf blk  f32 [3, 8] @ 72
+dma_copy dst=idx, src=rows
+dma_copy dst=s, src=start
+dma_copy dst=tile, src=new
+dma_copy dst=old, src=cache.ap(pattern=[[8, 3], [1, 8]], offset=0, vector_offset=idx, indirect_dim=0, index_stride=8)
+dma_copy dst=read, src=old
+dma_copy dst=cache.ap(pattern=[[8, 3], [1, 8]], offset=0, vector_offset=idx, indirect_dim=0, index_stride=8), src=tile
+dma_copy dst=blk, src=cache.ap(pattern=[[8, 3], [1, 8]], offset=0, scalar_offset=s, indirect_dim=0, index_stride=8), oob_mode={oob_mode}
+dma_copy dst=block, src=blk
+"""
+
+
+def test_index_stride_kv_cache_rows_of_a_reshaped_view(nisa):
+    cache = np.arange(64, dtype=np.float32).reshape(2, 4, 8)
+    new = -np.arange(1, 25, dtype=np.float32).reshape(3, 8)
+    # rows 5, 0, 7 of cache.reshape((8, 8)) are cache[1, 1], cache[0, 0], cache[1, 3]
+    out = nisa.run(KV_CACHE.format(oob_mode="error"), inputs={
+        "cache": cache, "rows": np.array([[5], [0], [7]], np.int32), "new": new, "start": np.array([[4]], np.int32)})
+    nisa.equal("read", out["read"], np.stack([cache[1, 1], cache[0, 0], cache[1, 3]]))
+    expected = cache.copy()
+    expected[1, 1], expected[0, 0], expected[1, 3] = new[0], new[1], new[2]
+    nisa.equal("cache", out["cache"], expected)
+    # scalar_offset 4 on the reshaped view: its rows 4..6, cache[1, 0:3] after the scatter
+    nisa.equal("block", out["block"], np.stack([cache[1, 0], new[0], cache[1, 2]]))
+
+
+def test_index_stride_scalar_offset_out_of_bounds(nisa):
+    inputs = {"cache": np.zeros((2, 4, 8), np.float32), "rows": np.array([[5], [0], [7]], np.int32),
+              "new": np.ones((3, 8), np.float32), "start": np.array([[6]], np.int32)}  # rows 6..8 of 8
+    err = nisa.run(KV_CACHE.format(oob_mode="error"), inputs=inputs, expect_status=3)
+    assert "index 6 takes the view outside 'cache'" in err, err
+
+
+def test_a_static_view_after_a_vector_offset_view_of_the_same_pattern(nisa):
+    # the gather's partitions all start at its offset plus their index; the
+    # plain view of the same pattern still steps 64 elements per partition
+    nasm = """
+.hbm  table f32 [8, 64] input
+.hbm  rows  i32 [4, 1] input
+.hbm  gathered f32 [4, 64] output
+.hbm  plain    f32 [4, 64] output
+.sbuf idx i32 [4, 1]
+.sbuf g   f32 [4, 64] @ 4
+.sbuf p   f32 [4, 64] @ 260
+dma_copy dst=idx, src=rows
+dma_copy dst=g, src=table.ap(pattern=[[64, 4], [1, 64]], offset=0, vector_offset=idx, indirect_dim=0)
+dma_copy dst=p, src=table.ap(pattern=[[64, 4], [1, 64]], offset=0)
+dma_copy dst=gathered, src=g
+dma_copy dst=plain, src=p
+"""
+    table = np.arange(512, dtype=np.float32).reshape(8, 64)
+    out = nisa.run(nasm, inputs={"table": table, "rows": np.array([[7], [2], [2], [5]], np.int32)})
+    nisa.equal("gathered", out["gathered"], table[[7, 2, 2, 5]])
+    nisa.equal("plain", out["plain"], table[0:4])
+
+
 if __name__ == "__main__":
     main(globals())

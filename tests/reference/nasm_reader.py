@@ -60,6 +60,7 @@ class View:
     part_start: int = 0   # physical first partition (SBUF/PSUM); HBM: 0 for patterns
     indirect: str = None  # NKI 0.6 dynamic access: "vector" or "scalar" (nki-aps)
     indirect_dim: int = 0
+    index_stride: int = None  # elements one index step moves when given (LANGUAGE.md 2.3)
     index: object = None  # the index View when indirect
 
     @property
@@ -251,7 +252,7 @@ def parse_pattern_view(text, prog, env):
     args = {}
     for position, arg in enumerate(split_top(m.group(2))):
         key, eq, value = arg.partition("=")
-        if eq and key.strip() in ("pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim"):
+        if eq and key.strip() in ("pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim", "index_stride"):
             args[key.strip()] = value.strip()
         else:
             args[("pattern", "offset")[position]] = arg.strip()
@@ -267,6 +268,7 @@ def parse_pattern_view(text, prog, env):
             view.indirect = kind
             view.index = parse_view(args[f"{kind}_offset"], prog, env)
             view.indirect_dim = evaluate(args["indirect_dim"], env) if "indirect_dim" in args else 0
+            view.index_stride = evaluate(args["index_stride"], env) if "index_stride" in args else None
     if decl.memory != "hbm":
         view.part_start = offset // int(np.prod(decl.shape[1:], dtype=np.int64))
     return view

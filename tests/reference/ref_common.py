@@ -301,7 +301,9 @@ def dma_flat(m, view, parts):
     idx = view.flat_index().reshape(parts, -1)
     if view.indirect is None:
         return idx, np.ones(parts, dtype=bool), None
-    unit = int(np.prod(decl.shape[view.indirect_dim + 1:], dtype=np.int64))
+    # LANGUAGE.md 2.3: index_stride when given, else the declared tensor's
+    # stride of indirect_dim (for vector_offset, indirect_dim 0: one row)
+    unit = view.index_stride or int(np.prod(decl.shape[view.indirect_dim + 1:], dtype=np.int64))
     index = m.read_raw(view.index).astype(np.int64).reshape(-1)
     shift = (index if view.indirect == "vector" else np.full(parts, index[0])) * unit
     idx = idx + shift[:, None]

@@ -274,6 +274,30 @@ dma_copy dst=y, src=t
         out, _ = run(prog)
         self.assertEqual(out["y"].tolist(), [[-2] * 3 + [-5] * 3 + [-8] * 3 + [-11] * 3])
 
+    def test_s4_7_index_stride_and_an_ap_index(self):  # LANGUAGE.md 2.3, S4.7
+        # x [2, 3, 4] holds 0..23; the index column is column 1 of idx. With
+        # index_stride=4 (x.reshape((6, 4))) partition p reads row idx[p, 1] of
+        # the reshape, elements 1..2; without it, a row of x is 12 elements.
+        prog = """
+.hbm x i32 [2, 3, 4] input = iota
+.hbm rows i32 [3, 2] input
+.hbm g i32 [3, 2] output
+.hbm h i32 [1, 2] output
+.sbuf idx i32 [3, 2]
+.sbuf one i32 [1, 1]
+.sbuf t i32 [3, 2]
+.sbuf u i32 [1, 2]
+dma_copy dst=idx, src=rows
+memset dst=one, value=1
+dma_copy dst=t, src=x.ap(pattern=[[4, 3], [1, 2]], offset=1, vector_offset=idx.ap(pattern=[[2, 3], [1, 1]], offset=1), indirect_dim=0, index_stride=4)
+dma_copy dst=g, src=t
+dma_copy dst=u, src=x.ap(pattern=[[4, 1], [1, 2]], offset=1, scalar_offset=one, indirect_dim=0)
+dma_copy dst=h, src=u
+"""
+        out, _ = run(prog, rows=np.array([[0, 5], [0, 2], [0, 4]], np.int32))
+        self.assertEqual(out["g"].tolist(), [[21, 22], [9, 10], [17, 18]])
+        self.assertEqual(out["h"].tolist(), [[13, 14]])
+
 
 class Nki06Signatures(unittest.TestCase):
     """iota's pattern form and tensor_reduce's axis, values from NKI 0.6's docstrings by hand."""

@@ -81,7 +81,7 @@ class NkiTensor:
 
     def __init__(self, storage, offset=0, pattern=None):
         self.storage = storage
-        self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim)
+        self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim, index_stride)
         self.offset = offset
         if pattern is None:
             self.pattern = storage.whole_pattern or _whole(storage)
@@ -295,7 +295,7 @@ class NkiTensor:
         if self.indirect is not None:
             raise rec.error("only one dynamic index is allowed per view (NKI 0.6)")
         view = self._view(offset, pattern)
-        view.indirect = (kind, index, _declared_indirect_dim(rec, self, kind, dim))
+        view.indirect = (kind, index) + _indirect_operand(rec, self, kind, dim)
         return view
 
     def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
@@ -449,10 +449,11 @@ class NkiTensor:
     def _render(self):
         s = self.storage
         if self.indirect is not None:
-            kind, index, dim = self.indirect
+            kind, index, dim, index_stride = self.indirect
             pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
+            given = "" if index_stride is None else f", index_stride={index_stride}"
             return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={_render(index)}, " \
-                   f"indirect_dim={dim})"
+                   f"indirect_dim={dim}{given})"
         # What follows the name depends on the view and the declared shape
         # only: views of the same place in tensors of the same shape share it.
         declared = s.whole_pattern or _whole(s)
@@ -535,20 +536,26 @@ def _suffix(pattern, offset, declared, on_chip):
     return f".ap(pattern=[{pairs}], offset={offset})"
 
 
-def _declared_indirect_dim(rec, view, kind, dim):
-    """The dimension of the declared tensor that a runtime index on dimension
-    `dim` of `view` scales by. NKI 0.6 `.ap`: indirect_dim is a dimension of
-    the view's shape, and the index moves by that dimension's stride; the
-    .nasm operand names a dimension of the declared tensor, whose stride is
-    the product of the sizes after it (LANGUAGE.md 2.3). For the tensor
-    itself they are the same dimension; for a reshaped or sliced view, the
-    declared dimension with the view dimension's stride."""
+def _indirect_operand(rec, view, kind, dim):
+    """(indirect_dim, index_stride) of the .nasm operand for a runtime index
+    on dimension `dim` of `view`. NKI 0.6 `.ap`: indirect_dim is a dimension
+    of the view's shape, and the index moves by that dimension's stride in
+    elements of the storage (a view's pattern holds exactly those strides,
+    for slices, reshapes and permutes alike). The .nasm operand names a
+    dimension of the declared tensor, whose stride is the product of the
+    sizes after it (LANGUAGE.md 2.3): the declared dimension with the view
+    dimension's stride when there is one (index_stride None), else dimension
+    0 and index_stride=stride (a reshape such as x.reshape((B*S, D)) of an x
+    of shape (B, S, D), or a 1-d reshape)."""
     if not _is_int(dim) or not 0 <= dim < len(view.pattern):
         raise rec.error(f"indirect_dim={dim!r}: not a dimension of the view (shape {view.shape})")
     dim = int(dim)
     if kind == "vector" and dim != 0:
         raise rec.error(f"indirect_dim={dim}: vector_offset works on dimension 0 only (NKI 0.6)")
     stride = view.pattern[dim][0]
+    if stride < 1:
+        raise rec.error(f"indirect_dim={dim}: the view's dimension {dim} has stride {stride} (a broadcast or reversed "
+                        "dimension); an index on it moves by no positive number of elements, which is not modeled")
     declared = view.storage.shape
     suffix = [1] * len(declared)
     for d in range(len(declared) - 2, -1, -1):
@@ -557,11 +564,8 @@ def _declared_indirect_dim(rec, view, kind, dim):
     candidates = [0] if kind == "vector" else ([dim] if dim < len(declared) else []) + list(range(len(declared)))
     for d in candidates:
         if suffix[d] == stride:
-            return d
-    raise rec.error(f"indirect_dim={dim}: the view's dimension {dim} has stride {stride}, which is not the stride of "
-                    + ("dimension 0" if kind == "vector" else "any dimension") +
-                    f" of the tensor it views (shape {declared}, strides {tuple(suffix)}); this runtime index is not "
-                    "modeled")
+            return d, None
+    return 0, stride
 
 
 def _slice_text(k):

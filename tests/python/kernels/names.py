@@ -215,14 +215,15 @@ def gather_from_slice(data, indices):
 def gather_rows_of_reshaped(data, indices):
     # data (B, S, D) viewed as (B*S, D): each index picks a row of D elements
     # (the stride of the view's dimension 0, NKI 0.6 `.ap` indirect_dim), which
-    # no dimension of the declared (B, S, D) tensor has when S > 1
+    # no dimension of the declared (B, S, D) tensor has when S > 1: recorded
+    # with index_stride=D
     B, S, D = data.shape
     P = indices.shape[0]
     idx = nl.ndarray((P, 1), nl.uint32, buffer=nl.sbuf)
     nisa.dma_copy(dst=idx, src=indices)
     rows = nl.ndarray((P, D), data.dtype, buffer=nl.sbuf)
     flat = data.reshape((B * S, D))
-    src = flat.ap(pattern=[[D, P], [1, D]], vector_offset=idx, indirect_dim=0)  # LINE gather_rows_of_reshaped
+    src = flat.ap(pattern=[[D, P], [1, D]], vector_offset=idx, indirect_dim=0)
     nisa.dma_copy(dst=rows, src=src)
     out = nl.ndarray((P, D), data.dtype, buffer=nl.shared_hbm)
     nisa.dma_copy(dst=out, src=rows)
