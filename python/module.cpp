@@ -28,9 +28,11 @@
 #include "interruption.hpp"
 #include "lanes.hpp"
 #include "loaded_program.hpp"
+#include "native_program.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
 #include "profile_report.hpp"
+#include "recorded_program.hpp"
 #include "run_execution.hpp"
 #include "run_inputs.hpp"
 #include "run_outputs.hpp"
@@ -49,11 +51,6 @@ py::str text(const std::string& bytes) {
   if (s == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(s);
 }
-
-// A loaded program, shared by every Program object and run that uses it.
-struct NativeProgram {
-  std::shared_ptr<LoadedProgram> loaded;
-};
 
 NativeProgram assemble_text(const py::bytes& source, const py::bytes& file) {
   const std::string text = source;
@@ -404,6 +401,7 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
+  define_build_recorded(m);
   m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });

@@ -152,7 +152,7 @@ class Storage:
 
     __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
                  "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
-                 "aliased", "matmul_written", "caller_array", "unwritable", "__weakref__")
+                 "aliased", "matmul_written", "caller_array", "unwritable", "same_as", "index", "__weakref__")
 
     def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, token=None):
         # The token of the Recording that declared it (Recording.token): no
@@ -169,7 +169,9 @@ class Storage:
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
-        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
+        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors) ...
+        self.same_as = None  # ... that tile
+        self.index = None  # the tensor's index in the program (Recording.declarations)
         self.whole_pattern = None  # the row-major ((stride, count), ...) of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
@@ -469,9 +471,33 @@ class Recording:
                     key = (storage.buffer, storage.dtype, storage.shape, storage.offset, wanted)
                     first = declared.setdefault(key, storage)
                     if first is not storage:
-                        storage.name, storage.declared = first.name, False
+                        storage.name, storage.declared, storage.same_as = first.name, False, first
                         continue
                 storage.name = claim(wanted)
+
+    def header(self):
+        """The program's lines before its declarations."""
+        return [f"; recorded by nisa.nki from kernel {self.kernel_name}", f".arch {self.arch}",
+                f'.file "{self.file_name()}"']
+
+    def file_name(self):
+        """The program's file (.file): the kernel's."""
+        return _file_directive_name(self.kernel_file)
+
+    def declarations(self):
+        """The storages the program declares, in order: the HBM tensors (but
+        scratch ones no instruction uses), then the tiles in use whose
+        declaration no earlier tile's is (name_tensors). Gives every storage
+        in use its index in the program (Storage.index): a tile another
+        tile's declaration names takes that one's."""
+        declared = [s for s in self.storages if s.buffer == "hbm" and (s.first_use is not None or s.role != "scratch")]
+        declared += [s for s in self.storages if s.on_chip and s.first_use is not None and s.declared]
+        for index, s in enumerate(declared):
+            s.index = index
+        for s in self.storages:
+            if s.same_as is not None:
+                s.index = s.same_as.index
+        return declared
 
     def text(self, tensor_class, render_tensor):
         """The .nasm program and, per text line (1-based), the Location it
@@ -484,18 +510,13 @@ class Recording:
             lines.append(line)
             origins.append(origin)
 
-        add(f"; recorded by nisa.nki from kernel {self.kernel_name}")
-        add(f".arch {self.arch}")
-        add(f'.file "{_file_directive_name(self.kernel_file)}"')
-        for s in self.storages:
+        for line in self.header():
+            add(line)
+        for s in self.declarations():
+            shape = ", ".join(str(d) for d in s.shape)
             if s.buffer == "hbm":
-                if s.first_use is None and s.role == "scratch":
-                    continue
-                shape = ", ".join(str(d) for d in s.shape)
                 add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
-        for s in self.storages:
-            if s.on_chip and s.first_use is not None and s.declared:
-                shape = ", ".join(str(d) for d in s.shape)
+            else:
                 add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
         # .loc only where the line differs from the one the assembler gives
         # an instruction without it: the line after the previous one's.
@@ -516,6 +537,16 @@ class Recording:
                 if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
         return "\n".join(lines) + "\n", origins
+
+    def handoff(self):
+        """What _nisa.build_recorded takes besides the instructions: the arch,
+        the file and per declaration (name, memory, dtype, shape, role,
+        offset, line), as text() writes them; the line is the declaration's
+        in text()'s text."""
+        first_line = len(self.header()) + 1
+        declarations = [(s.name, s.buffer, _dtypes.nasm_name(s.dtype), s.shape, s.role if s.buffer == "hbm" else "",
+                         s.offset if s.on_chip else 0, first_line + k) for k, s in enumerate(self.declarations())]
+        return self.arch, self.file_name(), declarations
 
 
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")

@@ -11,7 +11,7 @@ access pattern with the offset counted from the tensor's start
 import inspect
 import numbers
 
-from .. import Error
+from .. import Error, _nisa
 from . import _dtypes, _record
 from ._record import _PYTHON_ERRORS, _MissingAttribute, _state, checked, misuse, recording
 
@@ -505,24 +505,20 @@ _SUFFIXES = {}  # (pattern, offset, whole pattern, on chip) -> what render() wri
 
 
 def _suffix(pattern, offset, declared, on_chip):
-    """A view's operand after the tensor's name: a slice where one says the
+    """A view's operand after the tensor's name: slices where they say the
     same ("[0:128, 512:1024]", "" for the whole tensor), else an access
-    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)")."""
-    if len(pattern) == len(declared):
-        parts, rest, whole = [], offset, True
-        dim = -1
-        for (stride, count), (unit, size) in zip(pattern, declared):
-            dim += 1
-            start, rest = divmod(rest, unit)
-            step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
-            if start >= size or step is None or (step != 1 and dim == 0 and on_chip) or \
-                    start + (count - 1) * step >= size:
-                break
-            whole = whole and start == 0 and step == 1 and count == size
-            stop = start + (count - 1) * step + 1
-            parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
-        else:
-            return "" if whole else f"[{', '.join(parts)}]"
+    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)"). Which slices
+    is the assembler's rule (_nisa.view_slices), which also makes a view
+    handed over without text (nisa.nki._assemble) the operand this text
+    reads as."""
+    shape = tuple([size for _, size in declared])
+    slices = _nisa.view_slices(shape, on_chip, offset, pattern)
+    if slices is not None:
+        if all(start == 0 and step == 1 and count == size for (start, count, step), size in zip(slices, shape)):
+            return ""
+        parts = [str(start) if count == 1 else f"{start}:{start + (count - 1) * step + 1}" + (f":{step}" if step != 1 else "")
+                 for start, count, step in slices]
+        return f"[{', '.join(parts)}]"
     pairs = ", ".join(f"[{stride}, {count}]" for stride, count in pattern)
     return f".ap(pattern=[{pairs}], offset={offset})"
 
