@@ -297,6 +297,14 @@ def run(kernel, *args, strict=None, profile=False, **kwargs):
     kernel's line (`nisa run --strict`); profile: also return the report of
     nisa.run(profile=True)."""
     kernel = jit(kernel)
+    # The collector stays off until the recording is freed (by reference
+    # counting, as _call returns): turned on while it was alive, its first
+    # pass walked every object of the recording, ~9% of a call.
+    with _record.no_cyclic_gc():
+        return _call(kernel, args, kwargs, strict, profile)
+
+
+def _call(kernel, args, kwargs, strict, profile):
     recorded = _record_call(kernel, args, kwargs)
     program = _assemble(recorded)
     strict = kernel.strict if strict is None else strict

@@ -81,9 +81,10 @@ def no_cyclic_gc():
     so with it on, recording n instructions took O(n^2) (a 30,000-instruction
     kernel spent half its time in 6 full collections). Reference counting
     still frees everything that is not in a cycle; the collector is turned
-    back on (if it was on) when the recording ends, and collects then.
-    Kernels recording at once on several threads: the first to start turns
-    it off, and it is back on when that one ends."""
+    back on (if it was on) when the recording ends (nisa.nki.run: when the
+    call ends), and collects then. Kernels recording at once on several
+    threads: the first to start turns it off, and it is back on when that
+    one ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:
