@@ -309,7 +309,7 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
     for (const py::handle i : instructions)
       if (!reader.add(i.ptr())) return false;
     return true;
-  });
+  }, instructions.size());
   if (!loaded) return py::none();
   return py::cast(NativeProgram{std::move(loaded)});
 }

@@ -113,6 +113,15 @@ void DistinctInstructions::add(const Instruction& ins) {
   lines_.push_back(ins.line);
 }
 
+void DistinctInstructions::reserve(std::size_t positions) {
+  which_.reserve(positions);
+  lines_.reserve(positions);
+  distinct_.reserve(positions);
+  hashes_.reserve(positions);
+  next_.reserve(positions);
+  while (table_.size() < 2 * positions) grow();
+}
+
 void DistinctInstructions::grow() {
   table_.assign(std::max<std::size_t>(16, table_.size() * 2), kNone);
   const std::size_t mask = table_.size() - 1;

@@ -19,6 +19,9 @@ class DistinctInstructions {
  public:
   // Appends `ins` (its line included) at the next position.
   void add(const Instruction& ins);
+  // Room for `positions` positions, as many distinct instructions at most,
+  // so that adding them moves nothing.
+  void reserve(std::size_t positions);
 
   std::size_t size() const { return which_.size(); }
   std::size_t distinct_count() const { return distinct_.size(); }

@@ -95,6 +95,10 @@ SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctI
   SharedSteps shared{{}, {}, std::make_unique<TileTable>(machine, program)};
   ProgramDecoder decoder(spec, program, machine, *shared.tiles);
   shared.order.reserve(instructions.size());
+  // A step or more per distinct instruction: room for as many (mapped in one
+  // call), so that the steps of a long program are not moved as they grow.
+  shared.steps.reserve(instructions.distinct_count());
+  prefault_for_writing(shared.steps.data(), instructions.distinct_count() * sizeof(Step));
   // The latest step of each distinct instruction: the one a repetition may share.
   std::vector<uint32_t> latest(instructions.distinct_count(), UINT32_MAX);
   Step scratch;

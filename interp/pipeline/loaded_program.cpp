@@ -70,8 +70,10 @@ std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_vi
   return loaded;
 }
 
-std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill) {
+std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill,
+                                             std::size_t instructions) {
   auto loaded = std::make_unique<LoadedProgram>();
+  loaded->distinct.reserve(instructions);
   DistinctInstructionSink sink(loaded->distinct);
   ProgramBuilder builder(spec, &sink);
   if (!fill(builder)) return nullptr;

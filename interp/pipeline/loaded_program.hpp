@@ -58,9 +58,10 @@ std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_vi
 // A program built from values rather than text (nisa.nki's recording):
 // `fill` declares and adds everything through the builder it is given
 // (asm/program_builder.hpp) and says whether all of it was taken. Nothing
-// when the builder refused some of it.
+// when the builder refused some of it. `instructions`: how many it will add.
 class ProgramBuilder;
-std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill);
+std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill,
+                                             std::size_t instructions);
 std::unique_ptr<LoadedProgram> decode_program_bytes(const Spec& spec, const std::vector<uint8_t>& bytes,
                                                     const std::string& file);
 
