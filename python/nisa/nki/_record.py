@@ -368,15 +368,15 @@ class Recording:
         location = self.location()
         if writes.__class__ is not tuple:
             writes = tuple(writes)
+        use = self._use
         for key, value in zip(form.keys, values):
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
-            written = key in writes
-            for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
-                self._use(one, written, index, location)
-                dynamic = getattr(one, "indirect", None)
-                if dynamic is not None:
-                    self._use(dynamic[1], False, index, location)  # a runtime index tile is read
+            if isinstance(value, list):  # a list of tensors: every view is used
+                for one in value:
+                    use(one, key in writes, index, location)
+            else:
+                use(value, key in writes, index, location)
         instruction = Instruction(form, values, writes, location)
         self.instructions.append(instruction)
         return instruction
@@ -402,6 +402,9 @@ class Recording:
             storage.written = True
         elif storage.fresh_result is not None:
             storage.fresh_result = None  # read: its value is now needed where it is
+        dynamic = value.indirect
+        if dynamic is not None:
+            self._use(dynamic[1], False, index, location)  # a runtime index tile is read
 
     # --- the program ---------------------------------------------------------
     def place_on_chip(self):

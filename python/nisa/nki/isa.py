@@ -11,6 +11,8 @@ import inspect
 import numbers
 from enum import Enum
 
+import numpy as np
+
 from . import language as nl
 from .. import Error
 from . import _dtypes, _record, _spec
@@ -180,6 +182,10 @@ def enum_value(value):
     raise recording().error(f"{value!r} is not an operator, activation function or enum value nisa knows")
 
 
+_FUNCTION, _UFUNC = type(enum_value), type(np.add)
+_OPERATOR_NAMES = {}  # operator function -> its enum value's name (enum_value)
+
+
 def _value(key, value):
     kind = type(value)
     if kind is NkiTensor or kind is bool:
@@ -189,6 +195,11 @@ def _value(key, value):
             return value
         if isinstance(value, Enum):
             return value.name
+        if kind is _FUNCTION or kind is _UFUNC:  # an operator (nl.add, np.add): its name, worked out once
+            name = _OPERATOR_NAMES.get(value)
+            if name is None:
+                name = _OPERATOR_NAMES[value] = enum_value(value)
+            return name
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
     if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array
