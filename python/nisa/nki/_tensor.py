@@ -182,9 +182,25 @@ class NkiTensor:
         # line, as checked() does (one frame less: views are taken often).
         try:
             rec = _state.recording or recording()
+            pattern = self.pattern
+            if key.__class__ is tuple and len(key) == len(pattern):
+                # The most common key, a start:stop slice within every
+                # dimension: what the loop below makes of it, without its other cases.
+                offset, out, shape = self.offset, [], []
+                for k, (stride, count) in zip(key, pattern):
+                    if k.__class__ is not slice or k.step is not None:
+                        break
+                    start, stop = k.start, k.stop
+                    if start.__class__ is not int or stop.__class__ is not int or not 0 <= start < stop <= count:
+                        break
+                    offset += start * stride
+                    out.append((stride, stop - start))
+                    shape.append(stop - start)
+                else:
+                    self.storage.aliased = True
+                    return _new(self.storage, offset, tuple(out), tuple(shape))
             if key.__class__ is not tuple:
                 key = (key,)
-            pattern = self.pattern
             ndim = len(pattern)
             for k in key:
                 if k is Ellipsis:
