@@ -220,27 +220,28 @@ def _shares_memory(x, y):
 def _returned(rec, kernel, result):
     """The HBM tensors a kernel returns, in order, and the shape of the result."""
     outputs = []
-    return outputs, _walk_result(rec, kernel, outputs, result)
 
+    def walk(value):
+        if isinstance(value, NkiTensor):
+            if value.storage.buffer != "hbm" or not value.is_whole():
+                raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns whole HBM tensors",
+                                _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+            if value.storage not in outputs:
+                outputs.append(value.storage)
+            return ("tensor", value.storage)
+        if isinstance(value, (tuple, list)):
+            return (type(value), [walk(v) for v in value])
+        if value is None:
+            return ("none", None)
+        raise rec.error(f"kernel {kernel.__name__} returns a {type(value).__name__}; expected HBM tensors",
+                        _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
 
-def _walk_result(rec, kernel, outputs, value):
-    """The shape of a kernel's result `value`, its tensors added to
-    `outputs`. Not a closure calling itself: that is a reference cycle, which
-    left the whole recording to the cyclic collector rather than freed when
-    the call ends."""
-    if isinstance(value, NkiTensor):
-        if value.storage.buffer != "hbm" or not value.is_whole():
-            raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns whole HBM tensors",
-                            _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
-        if value.storage not in outputs:
-            outputs.append(value.storage)
-        return ("tensor", value.storage)
-    if isinstance(value, (tuple, list)):
-        return (type(value), [_walk_result(rec, kernel, outputs, v) for v in value])
-    if value is None:
-        return ("none", None)
-    raise rec.error(f"kernel {kernel.__name__} returns a {type(value).__name__}; expected HBM tensors",
-                    _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+    structure = walk(result)
+    # `walk` calls itself through this variable: a reference cycle (and `rec`
+    # in it) that left the whole recording to the cyclic collector rather
+    # than freed as the call returns, unless the variable lets go of it.
+    walk = None
+    return outputs, structure
 
 
 def _rebuild(structure, arrays):
