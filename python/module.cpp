@@ -396,12 +396,12 @@ PYBIND11_MODULE(_nisa, m) {
       .def("disassemble", [](const NativeProgram& p) {
         return text(with_model(p, [](const Program& model) { return disassemble(active_spec(), model); }));
       });
+  define_build_recorded(m);  // nisa.nki's recording made a program without text (recorded_program.cpp)
   m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0);
-  define_build_recorded(m);
   m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });
