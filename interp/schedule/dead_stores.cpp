@@ -171,14 +171,25 @@ std::vector<bool> dead_instructions(const Spec& spec, const Program& program) {
   return dead_backwards(program, program.instructions.size(), list, [](std::size_t i) { return static_cast<uint32_t>(i); });
 }
 
+struct StoreEffects::List : EffectsList {};
+
+StoreEffects::StoreEffects() : list_(std::make_unique<List>()) {}
+StoreEffects::~StoreEffects() = default;
+
+void StoreEffects::add(const Spec& spec, const Program& program, uint32_t distinct, const Instruction& ins) {
+  if (distinct >= of_.size()) of_.resize(distinct + 1, kUnknown);
+  if (of_[distinct] == kUnknown) of_[distinct] = list_->add(spec, program, ins);
+}
+
 std::size_t drop_dead_positions(const Spec& spec, const Program& program, DistinctInstructions& instructions,
-                                std::vector<uint32_t>& order) {
-  // The distinct instructions' effects in their order (the order they are
-  // stored in), then the pass over positions reads only this list.
-  EffectsList list;
-  for (std::size_t k = 0; k < instructions.distinct_count(); ++k) list.add(spec, program, instructions.distinct(k));
-  const std::vector<bool> dead =
-      dead_backwards(program, instructions.size(), list, [&](std::size_t i) { return instructions.which(i); });
+                                std::vector<uint32_t>& order, StoreEffects* known) {
+  // Every distinct instruction's effects (those not gathered yet in the
+  // order they are stored in), then the pass over positions reads only them.
+  StoreEffects own;
+  StoreEffects& effects = known != nullptr ? *known : own;
+  for (uint32_t k = 0; k < instructions.distinct_count(); ++k) effects.add(spec, program, k, instructions.distinct(k));
+  const std::vector<bool> dead = dead_backwards(program, instructions.size(), *effects.list_,
+                                                [&](std::size_t i) { return effects.of_[instructions.which(i)]; });
   std::size_t kept = 0;
   for (std::size_t i = 0; i < order.size(); ++i)
     if (!dead[i]) order[kept++] = order[i];
