@@ -136,11 +136,11 @@ bool ProgramBuilder::read_value(const InstructionSpec& is, int index, const Give
   using Kind = GivenValue::Kind;
   const OperandSpec& os = is.operands[static_cast<std::size_t>(index)];
   reset_operand(o);
-  // A number's value: an integer as itself, a number's text as the expression reader reads it.
+  // A number's value: an integer as itself, a written value as the expression reader reads it.
   ExprValue v = ExprValue::integer(given.integer);
   auto number = [&] {
     if (given.kind == Kind::integer) return true;
-    if (given.kind != Kind::number_text) return false;
+    if (given.kind != Kind::written) return false;
     tokenize_line(given.text, tokens_);
     TokenCursor cur{tokens_};
     v = parse_expression(cur, state_.scope());
@@ -215,7 +215,7 @@ bool ProgramBuilder::read_value(const InstructionSpec& is, int index, const Give
           if (!recorded_view(given.views[k], o.views[k])) return false;
         return true;
     }
-  } catch (const SourceError&) {  // a number the text would refuse (an integer required, a bad text)
+  } catch (const SourceError&) {  // a value the text would refuse (an integer required, a bad text)
     return false;
   }
   return false;

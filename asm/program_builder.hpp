@@ -26,15 +26,16 @@ namespace nisa {
 
 // One `key=value`'s value, as what its text reads as (LANGUAGE.md 2.3).
 struct GivenValue {
-  enum class Kind : uint8_t { view, integer, number_text, name, boolean, list, views };
+  enum class Kind : uint8_t { view, integer, written, name, boolean, list, views };
   Kind kind = Kind::integer;
   // view: a tensor's access pattern (TensorView in pattern form; its index
   // view too). It becomes the operand the recorder's text of it reads as:
   // slices where slices say the same (recorded_view).
   TensorView view;
   int64_t integer = 0;  // integer; boolean: 0 or 1
-  // number_text: a number as the text writes it ("0.1", "-inf", "fp32.min"),
-  // read by the assembler's expression reader; name: an enum value.
+  // written: any other value as the text writes it (a number: "0.1",
+  // "-inf", "fp32.min"), read by the assembler's own lexer and expression
+  // reader; name: an enum value.
   std::string text;
   // list: its integers, row-major, and per entry how many integers it holds,
   // -1 for an integer that is not in a list of its own (`[1, 2]` is {1, 2},

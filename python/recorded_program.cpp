@@ -4,7 +4,8 @@
 // neither writes nor reads .nasm text. A value reaches the builder as what
 // its text (_record.render_value) reads as: booleans, integers, enum names,
 // views (NkiTensor: a declared tensor, an offset and (stride, count) pairs)
-// and lists as themselves, any other number as render_value's text of it.
+// and lists as themselves, any other value (a float, a NumPy scalar) as
+// render_value's text of it.
 // Returns None when the builder refused something: the caller then
 // assembles the text, whose diagnostics say what and where.
 #include "recorded_program.hpp"
@@ -277,8 +278,8 @@ class RecordingReader {
       return read_text(v, g.text);
     }
     if (type == &PyList_Type || type == &PyTuple_Type) return read_list(v, g);
-    // A float or any other number: the text render_value writes for it.
-    g.kind = Kind::number_text;
+    // A float or any other value: the text render_value writes for it.
+    g.kind = Kind::written;
     const Ref text = take(PyObject_CallOneArg(render_value_, v));
     if (!text) {
       PyErr_Clear();

@@ -64,7 +64,7 @@ GivenValue name(const std::string& text) {
 }
 GivenValue number(const std::string& text) {
   GivenValue g;
-  g.kind = GivenValue::Kind::number_text;
+  g.kind = GivenValue::Kind::written;
   g.text = text;
   return g;
 }
