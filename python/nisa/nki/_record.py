@@ -152,8 +152,9 @@ class Storage:
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
     __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
+                 "same_as", "index",
                  "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
-                 "aliased", "matmul_written", "caller_array", "unwritable", "same_as", "index", "__weakref__")
+                 "aliased", "matmul_written", "caller_array", "unwritable", "__weakref__")
 
     def __init__(self, region, dtype, shape, created_at, hint, user_name="", role=None, token=None):
         # The token of the Recording that declared it (Recording.token): no
