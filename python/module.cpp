@@ -31,9 +31,11 @@
 #include "interruption.hpp"
 #include "lanes.hpp"
 #include "loaded_program.hpp"
+#include "native_program.hpp"
 #include "nbin.hpp"
 #include "npy.hpp"
 #include "profile_report.hpp"
+#include "recorded_program.hpp"
 #include "run_execution.hpp"
 #include "run_inputs.hpp"
 #include "run_outputs.hpp"
@@ -52,11 +54,6 @@ py::str text(const std::string& bytes) {
   if (s == nullptr) throw py::error_already_set();
   return py::reinterpret_steal<py::str>(s);
 }
-
-// A loaded program, shared by every Program object and run that uses it.
-struct NativeProgram {
-  std::shared_ptr<LoadedProgram> loaded;
-};
 
 NativeProgram assemble_text(const py::bytes& source, const py::bytes& file) {
   const std::string text = source;
@@ -490,6 +487,7 @@ PYBIND11_MODULE(_nisa, m) {
       .def("disassemble", [](const NativeProgram& p) {
         return text(with_model(p, [](const Program& model) { return disassemble(active_spec(), model); }));
       });
+  define_build_recorded(m);  // nisa.nki's recording made a program without text (recorded_program.cpp)
   m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
   m.def("load", &load_file, py::arg("path"), py::arg("file"));

@@ -1,5 +1,6 @@
 #include "distinct_instructions.hpp"
 
+#include <algorithm>
 #include <bit>
 #include <stdexcept>
 
@@ -91,21 +92,46 @@ void DistinctInstructions::add(const Instruction& ins) {
     }
   }
   const uint64_t hash = instruction_hash(ins);
-  uint32_t index = static_cast<uint32_t>(distinct_.size());
-  const auto [first, last] = by_hash_.equal_range(hash);
-  for (auto it = first; it != last; ++it)
-    if (same_operands(distinct_[it->second], ins)) {
-      index = it->second;
+  if ((distinct_.size() + 1) * 2 > table_.size()) grow();
+  const std::size_t mask = table_.size() - 1;
+  uint32_t index = kNone;
+  for (std::size_t slot = hash & mask;; slot = (slot + 1) & mask) {
+    const uint32_t k = table_[slot];
+    if (k == kNone) {
+      index = static_cast<uint32_t>(distinct_.size());
+      distinct_.push_back(ins);
+      hashes_.push_back(hash);
+      next_.push_back(kNone);
+      table_[slot] = index;
       break;
     }
-  if (index == distinct_.size()) {
-    distinct_.push_back(ins);
-    next_.push_back(kNone);
-    by_hash_.emplace(hash, index);
+    if (hashes_[k] == hash && same_operands(distinct_[k], ins)) {
+      index = k;
+      break;
+    }
   }
   if (!which_.empty()) next_[which_.back()] = index;
   which_.push_back(index);
   lines_.push_back(ins.line);
+}
+
+void DistinctInstructions::reserve(std::size_t positions) {
+  which_.reserve(positions);
+  lines_.reserve(positions);
+  distinct_.reserve(positions);
+  hashes_.reserve(positions);
+  next_.reserve(positions);
+  while (table_.size() < 2 * positions) grow();
+}
+
+void DistinctInstructions::grow() {
+  table_.assign(std::max<std::size_t>(16, table_.size() * 2), kNone);
+  const std::size_t mask = table_.size() - 1;
+  for (uint32_t k = 0; k < hashes_.size(); ++k) {
+    std::size_t slot = hashes_[k] & mask;
+    while (table_[slot] != kNone) slot = (slot + 1) & mask;
+    table_[slot] = k;
+  }
 }
 
 const Instruction& DistinctInstructions::at(std::size_t i) {

@@ -9,7 +9,6 @@
 // instruction.
 #pragma once
 #include <cstdint>
-#include <unordered_map>
 #include <vector>
 
 #include "program.hpp"
@@ -20,6 +19,9 @@ class DistinctInstructions {
  public:
   // Appends `ins` (its line included) at the next position.
   void add(const Instruction& ins);
+  // Room for `positions` positions, as many distinct instructions at most,
+  // so that adding them moves nothing.
+  void reserve(std::size_t positions);
 
   std::size_t size() const { return which_.size(); }
   std::size_t distinct_count() const { return distinct_.size(); }
@@ -38,7 +40,13 @@ class DistinctInstructions {
   std::vector<uint32_t> lines_;        // per position: source line
   static constexpr uint32_t kNone = UINT32_MAX;
   std::vector<uint32_t> next_;         // per distinct instruction: the one that followed it last (or kNone)
-  std::unordered_multimap<uint64_t, uint32_t> by_hash_;  // hash of an instruction's contents -> index
+  std::vector<uint64_t> hashes_;       // per distinct instruction: instruction_hash
+  // Open addressing by hash (linear probing): a distinct instruction's index
+  // or kNone; a power of two of slots, at most half of them taken. A flat
+  // table: a program without repetition inserts every instruction, and a
+  // node per entry cost more than the rest of keeping it.
+  std::vector<uint32_t> table_;
+  void grow();
 };
 
 // Hash and equality of an instruction's contents (spec index and operands,

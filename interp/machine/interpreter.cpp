@@ -91,10 +91,15 @@ DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstr
                         [&](std::size_t i) -> const Instruction& { return instructions.at(i); });
 }
 
-SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine) {
+SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
+                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen) {
   SharedSteps shared{{}, {}, std::make_unique<TileTable>(machine, program)};
   ProgramDecoder decoder(spec, program, machine, *shared.tiles);
   shared.order.reserve(instructions.size());
+  // A step or more per distinct instruction: room for as many (mapped in one
+  // call), so that the steps of a long program are not moved as they grow.
+  shared.steps.reserve(instructions.distinct_count());
+  prefault_for_writing(shared.steps.data(), instructions.distinct_count() * sizeof(Step));
   // The latest step of each distinct instruction: the one a repetition may share.
   std::vector<uint32_t> latest(instructions.distinct_count(), UINT32_MAX);
   Step scratch;
@@ -103,6 +108,7 @@ SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctI
     const Instruction& ins = instructions.at(i);
     decoder.decode(i, ins, scratch);
     uint32_t& candidate = latest[instructions.which(i)];
+    if (candidate == UINT32_MAX && first_seen) first_seen(instructions.which(i), ins);
     if (candidate != UINT32_MAX) {
       // Equal but for the position and line (which only --strict reads).
       const Step& before = shared.steps[candidate];

@@ -3,6 +3,7 @@
 // check_instruction/check_tensor (the assembler and the .nbin loader both run
 // them) is in bounds, so the kernels do no checks.
 #pragma once
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -37,7 +38,11 @@ struct SharedSteps {
   std::vector<uint32_t> order;  // per position: index into steps
   std::unique_ptr<TileTable> tiles;
 };
-SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine);
+// `first_seen` (if given) is called with each distinct instruction at its
+// first position, while the walk has it at hand (the dead-store pass's
+// accesses are gathered so, rather than in a second walk over cold memory).
+SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
+                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen = {});
 
 void execute_step(const Step& s, Machine& machine);
 void execute(const std::vector<Step>& steps, Machine& machine);

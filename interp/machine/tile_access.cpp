@@ -1,5 +1,6 @@
 #include "tile_access.hpp"
 
+#include <algorithm>
 #include <numeric>
 
 namespace nisa {
@@ -32,7 +33,10 @@ TileAccess resolve_tile(Machine& m, const Program& program, const TensorView& vi
 
   // Collapse the free dimensions, innermost first: drop unit dimensions and
   // merge a dimension into its inner neighbour when they form one run.
-  std::vector<int64_t> counts, strides;  // innermost first while building
+  std::vector<int64_t>& counts = t.counts;  // innermost first while building, then reversed
+  std::vector<int64_t>& strides = t.strides;
+  counts.reserve(a.dims.size());
+  strides.reserve(a.dims.size());
   for (std::size_t d = a.dims.size(); d-- > 1;) {
     const int64_t count = a.dims[d].num;
     const int64_t stride = a.dims[d].step * t.element_size;
@@ -44,8 +48,8 @@ TileAccess resolve_tile(Machine& m, const Program& program, const TensorView& vi
     counts.push_back(count);
     strides.push_back(stride);
   }
-  t.counts.assign(counts.rbegin(), counts.rend());
-  t.strides.assign(strides.rbegin(), strides.rend());
+  std::reverse(counts.begin(), counts.end());
+  std::reverse(strides.begin(), strides.end());
   lay_out_rows(t, innermost_run(t));
   return t;
 }

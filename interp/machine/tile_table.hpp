@@ -7,7 +7,6 @@
 #include <deque>
 #include <map>
 #include <memory>
-#include <string>
 #include <unordered_map>
 #include <utility>
 #include <vector>
@@ -53,11 +52,25 @@ class TileTable {
   Machine& machine_;
   const Program& program_;
   std::deque<TileAccess> tiles_;  // deque: pointers stay valid as it grows
-  std::unordered_map<std::string, const TileAccess*> by_view_;
+  // The tiles of view(), by the view's words (tensor, then offset and
+  // pattern or the slices): open addressing (linear probing), a power of two
+  // of slots, at most half of them taken; the keys one after another in
+  // view_words_. Flat: a program of distinct views (a DMA per tile of a large
+  // tensor) adds one per instruction, and a node and a string each cost more
+  // than resolving the view.
+  struct ViewSlot {
+    uint64_t hash = 0;
+    std::size_t first = 0, count = 0;  // its key in view_words_
+    const TileAccess* tile = nullptr;  // nullptr: an empty slot
+  };
+  std::vector<ViewSlot> by_view_;
+  std::vector<int64_t> view_words_;
+  std::size_t views_ = 0;
+  std::vector<int64_t> key_;  // the view being looked up
+  void grow_views();
   std::map<std::pair<const TileAccess*, int64_t>, const TileAccess*> by_rows_;
   std::vector<std::unique_ptr<uint8_t[]>> buffers_;
   std::unordered_map<std::size_t, std::unique_ptr<uint8_t[]>> scratch_;
-  std::string key_;  // reused for look-ups
   std::vector<uint8_t> matmul_written_psum_;
 };
 

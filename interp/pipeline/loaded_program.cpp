@@ -3,6 +3,7 @@
 #include "assembler.hpp"
 #include "file_io.hpp"
 #include "nbin.hpp"
+#include "program_builder.hpp"
 
 namespace nisa {
 namespace {
@@ -66,6 +67,19 @@ std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_vi
     throw AssemblyFailed(message);
   }
   loaded->program = std::move(result.program);
+  return loaded;
+}
+
+std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill,
+                                             std::size_t instructions) {
+  auto loaded = std::make_unique<LoadedProgram>();
+  loaded->distinct.reserve(instructions);
+  DistinctInstructionSink sink(loaded->distinct);
+  ProgramBuilder builder(spec, &sink);
+  if (!fill(builder)) return nullptr;
+  std::optional<Program> program = builder.finish();
+  if (!program) return nullptr;
+  loaded->program = std::move(*program);
   return loaded;
 }
 

@@ -5,6 +5,7 @@
 // list, which the cost model, the encoder and the disassembler read, is built
 // from them only when one of those asks.
 #pragma once
+#include <functional>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -54,6 +55,13 @@ class AssemblyFailed : public InputError {
 std::unique_ptr<LoadedProgram> load_program_file(const Spec& spec, const std::string& path,
                                                  const std::string& display_name = "");
 std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file);
+// A program built from values rather than text (nisa.nki's recording):
+// `fill` declares and adds everything through the builder it is given
+// (asm/program_builder.hpp) and says whether all of it was taken. Nothing
+// when the builder refused some of it. `instructions`: how many it will add.
+class ProgramBuilder;
+std::unique_ptr<LoadedProgram> build_program(const Spec& spec, const std::function<bool(ProgramBuilder&)>& fill,
+                                             std::size_t instructions);
 std::unique_ptr<LoadedProgram> decode_program_bytes(const Spec& spec, const std::vector<uint8_t>& bytes,
                                                     const std::string& file);
 

@@ -44,8 +44,13 @@ RunStats run_loaded_program(const Spec& spec, LoadedProgram& loaded, Machine& ma
     execute_strict(program, decoded.steps, machine, settings.interruption);
   } else {
     std::unique_lock hold(loaded.lock);
-    SharedSteps shared = predecode_shared(spec, program, distinct, machine);
-    if (fast) stats.dead = drop_dead_positions(spec, program, distinct, shared.order);
+    // The dead-store pass's accesses gathered as predecoding meets each
+    // distinct instruction (one walk over them).
+    StoreEffects effects;
+    SharedSteps shared = predecode_shared(spec, program, distinct, machine, [&](uint32_t k, const Instruction& ins) {
+      if (fast) effects.add(spec, program, k, ins);
+    });
+    if (fast) stats.dead = drop_dead_positions(spec, program, distinct, shared.order, &effects);
     const UpperHalves upper = second_thread_halves(fast, spec, shared.steps, *shared.tiles, instruction_at);
     hold.unlock();
     stats.cut = upper.steps.size();

@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <vector>
 
 #include "distinct_instructions.hpp"
@@ -33,10 +34,30 @@ std::vector<bool> dead_positions(const Spec& spec, const Program& program, std::
                                  const std::function<uint32_t(std::size_t)>& which,
                                  const std::function<const Instruction&(std::size_t)>& at);
 
+// What the pass needs of each distinct instruction (its accesses), gathered
+// by whoever walks the instructions first (predecode_shared's first_seen).
+class StoreEffects {
+ public:
+  StoreEffects();
+  ~StoreEffects();
+  StoreEffects(const StoreEffects&) = delete;
+  StoreEffects& operator=(const StoreEffects&) = delete;
+  void add(const Spec& spec, const Program& program, uint32_t distinct, const Instruction& ins);
+
+ private:
+  friend std::size_t drop_dead_positions(const Spec&, const Program&, DistinctInstructions&, std::vector<uint32_t>&,
+                                         StoreEffects*);
+  struct List;
+  std::unique_ptr<List> list_;
+  std::vector<uint32_t> of_;  // per distinct instruction: its entry in list_, or UINT32_MAX
+};
+
 // For SharedSteps (order[i]: the step at position i of `instructions`):
-// removes the dead positions from `order`; returns how many.
+// removes the dead positions from `order`; returns how many. `known`: the
+// effects gathered already (those of any distinct instruction it lacks are
+// worked out here).
 std::size_t drop_dead_positions(const Spec& spec, const Program& program, DistinctInstructions& instructions,
-                                std::vector<uint32_t>& order);
+                                std::vector<uint32_t>& order, StoreEffects* known = nullptr);
 
 // The kernel of a skipped step: does nothing.
 void skipped_step(const Step&, Machine&);

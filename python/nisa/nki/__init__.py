@@ -11,8 +11,9 @@
 
 Calling a kernel runs its Python once, recording every nki.isa and
 nki.language call into a .nasm program (loops unrolled; each instruction
-carries the kernel's file:line), then assembles and runs that program in this
-process. `to_nasm(kernel, *args)` returns the recorded text. Writes into a
+carries the kernel's file:line), hands the recording to the assembler's
+structures and runs that program in this process. `to_nasm(kernel, *args)`
+returns the recorded program as text. Writes into a
 parameter reach the caller's array, as on the device; each thread records
 its own calls.
 """
@@ -25,7 +26,7 @@ import types
 
 import numpy as np
 
-from .. import Error
+from .. import Error, Program, _nisa
 from .. import assemble as _assemble_text
 from .. import run as _run_program
 from . import _dtypes, _record, _spec
@@ -94,10 +95,26 @@ def simulate(kernel):
 
 
 class _Recorded:
-    def __init__(self, text, origins, inputs, outputs, structure, recording, write_backs):
-        self.text, self.origins, self.inputs = text, origins, inputs
-        self.outputs, self.structure, self.recording = outputs, structure, recording
+    def __init__(self, inputs, outputs, structure, recording, write_backs):
+        self.inputs, self.outputs, self.structure, self.recording = inputs, outputs, structure, recording
         self.write_backs = write_backs  # [(tensor name, the caller's ndarray)] the kernel wrote
+        self._text = None
+
+    @property
+    def text(self):
+        """The recorded program as .nasm text (to_nasm; a call only writes
+        it to report an error of the program)."""
+        return self._text_and_origins()[0]
+
+    @property
+    def origins(self):
+        """The Location each line of `text` came from (1-based), or None."""
+        return self._text_and_origins()[1]
+
+    def _text_and_origins(self):
+        if self._text is None:
+            self._text = self.recording.text(NkiTensor, _render)
+        return self._text
 
 
 def _record_call(kernel, args, kwargs):
@@ -130,9 +147,8 @@ def _record_call(kernel, args, kwargs):
                 storage.role = "inout"  # its final value comes back from the run
         rec.place_on_chip()
         rec.name_tensors(params, outputs)
-        text, origins = rec.text(NkiTensor, _render)
     write_backs = [(s.name, s.caller_array) for s, _ in params if s.written]
-    return _Recorded(text, origins, {s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
+    return _Recorded({s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
 
 
 def _signature(kernel):
@@ -239,7 +255,12 @@ def _returned(rec, kernel, result):
         raise rec.error(f"kernel {kernel.__name__} returns a {type(value).__name__}; expected HBM tensors",
                         _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
 
-    return outputs, walk(result)
+    structure = walk(result)
+    # `walk` calls itself through this variable: a reference cycle (and `rec`
+    # in it) that left the whole recording to the cyclic collector rather
+    # than freed as the call returns, unless the variable lets go of it.
+    walk = None
+    return outputs, structure
 
 
 def _rebuild(structure, arrays):
@@ -263,6 +284,20 @@ def _view_of(array, offset, pattern):
 
 
 def _assemble(recorded):
+    """The recorded program, checked: the recording handed over as values
+    to the assembler's own structures and checks (_nisa.build_recorded), no
+    text written or read. Where that refuses the program, its text is
+    assembled: the assembler's error is then reported at the kernel line the
+    offending .nasm line came from."""
+    rec = recorded.recording
+    arch, file, declarations = rec.handoff()
+    native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value)
+    if native is not None:
+        return Program(native)
+    return _assemble_text_of(recorded)
+
+
+def _assemble_text_of(recorded):
     """Assembles the recorded text; an assembler error is reported at the
     kernel line the offending .nasm line came from."""
     try:
@@ -299,6 +334,14 @@ def run(kernel, *args, strict=None, profile=False, print_to=None, **kwargs):
     nisa.run's print_to (default: the kernel's @nki.jit(print_to=...), else
     sys.stdout)."""
     kernel = jit(kernel)
+    # The collector stays off until the recording is freed (by reference
+    # counting, as _call returns): turned back on while it lives, its next
+    # pass walks every object of the recording.
+    with _record.no_cyclic_gc():
+        return _call(kernel, args, kwargs, strict, profile, print_to)
+
+
+def _call(kernel, args, kwargs, strict, profile, print_to):
     recorded = _record_call(kernel, args, kwargs)
     program = _assemble(recorded)
     strict = kernel.strict if strict is None else strict

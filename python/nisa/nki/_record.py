@@ -81,9 +81,10 @@ def no_cyclic_gc():
     so with it on, recording n instructions took O(n^2) (a 30,000-instruction
     kernel spent half its time in 6 full collections). Reference counting
     still frees everything that is not in a cycle; the collector is turned
-    back on (if it was on) when the recording ends, and collects then.
-    Kernels recording at once on several threads: the first to start turns
-    it off, and it is back on when that one ends."""
+    back on (if it was on) when the recording ends (nisa.nki.run: when the
+    call ends), and collects then. Kernels recording at once on several
+    threads: the first to start turns it off, and it is back on when that
+    one ends."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -151,6 +152,7 @@ class Storage:
     or an on-chip tile. Views (nisa.nki.language.NkiTensor) point at it."""
 
     __slots__ = ("token", "region", "buffer", "on_chip", "dtype", "shape", "created_at", "hint", "user_name", "role",
+                 "same_as", "index",
                  "name", "declared", "whole_pattern", "first_use", "last_use", "offset", "written", "fresh_result",
                  "aliased", "matmul_written", "caller_array", "unwritable", "address", "__weakref__")
 
@@ -169,7 +171,9 @@ class Storage:
         self.user_name = user_name  # nl.ndarray(name=...)
         self.role = role  # for HBM: "input", "output", "inout", "scratch"
         self.name = None  # given when the text is written
-        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors)
+        self.declared = True  # False: an earlier tile's declaration names it (Recording.name_tensors) ...
+        self.same_as = None  # ... that tile
+        self.index = None  # the tensor's index in the program (Recording.declarations)
         self.whole_pattern = None  # the row-major ((stride, count), ...) of the whole tensor, once asked for
         self.first_use = None  # instruction indexes
         self.last_use = None
@@ -367,15 +371,15 @@ class Recording:
         location = self.location()
         if writes.__class__ is not tuple:
             writes = tuple(writes)
+        use = self._use
         for key, value in zip(form.keys, values):
             if value.__class__ in _PLAIN:  # a number or a name: uses no tensor
                 continue
-            written = key in writes
-            for one in value if isinstance(value, list) else (value,):  # a list of tensors: every view is used
-                self._use(one, written, index, location)
-                dynamic = getattr(one, "indirect", None)
-                if dynamic is not None:
-                    self._use(dynamic[1], False, index, location)  # a runtime index tile is read
+            if isinstance(value, list):  # a list of tensors: every view is used
+                for one in value:
+                    use(one, key in writes, index, location)
+            else:
+                use(value, key in writes, index, location)
         instruction = Instruction(form, values, writes, location)
         self.instructions.append(instruction)
         return instruction
@@ -401,6 +405,9 @@ class Recording:
             storage.written = True
         elif storage.fresh_result is not None:
             storage.fresh_result = None  # read: its value is now needed where it is
+        dynamic = value.indirect
+        if dynamic is not None:
+            self._use(dynamic[1], False, index, location)  # a runtime index tile is read
 
     # --- the program ---------------------------------------------------------
     def place_on_chip(self):
@@ -506,9 +513,33 @@ class Recording:
                     key = (storage.buffer, storage.dtype, storage.shape, storage.offset, wanted)
                     first = declared.setdefault(key, storage)
                     if first is not storage:
-                        storage.name, storage.declared = first.name, False
+                        storage.name, storage.declared, storage.same_as = first.name, False, first
                         continue
                 storage.name = claim(wanted)
+
+    def header(self):
+        """The program's lines before its declarations."""
+        return [f"; recorded by nisa.nki from kernel {self.kernel_name}", f".arch {self.arch}",
+                f'.file "{self.file_name()}"']
+
+    def file_name(self):
+        """The program's file (.file): the kernel's."""
+        return _file_directive_name(self.kernel_file)
+
+    def declarations(self):
+        """The storages the program declares, in order: the HBM tensors (but
+        scratch ones no instruction uses), then the tiles in use whose
+        declaration no earlier tile's is (name_tensors). Gives every storage
+        in use its index in the program (Storage.index): a tile another
+        tile's declaration names takes that one's."""
+        declared = [s for s in self.storages if s.buffer == "hbm" and (s.first_use is not None or s.role != "scratch")]
+        declared += [s for s in self.storages if s.on_chip and s.first_use is not None and s.declared]
+        for index, s in enumerate(declared):
+            s.index = index
+        for s in self.storages:
+            if s.same_as is not None:
+                s.index = s.same_as.index
+        return declared
 
     def text(self, tensor_class, render_tensor):
         """The .nasm program and, per text line (1-based), the Location it
@@ -521,18 +552,13 @@ class Recording:
             lines.append(line)
             origins.append(origin)
 
-        add(f"; recorded by nisa.nki from kernel {self.kernel_name}")
-        add(f".arch {self.arch}")
-        add(f'.file "{_file_directive_name(self.kernel_file)}"')
-        for s in self.storages:
+        for line in self.header():
+            add(line)
+        for s in self.declarations():
+            shape = ", ".join(str(d) for d in s.shape)
             if s.buffer == "hbm":
-                if s.first_use is None and s.role == "scratch":
-                    continue
-                shape = ", ".join(str(d) for d in s.shape)
                 add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
-        for s in self.storages:
-            if s.on_chip and s.first_use is not None and s.declared:
-                shape = ", ".join(str(d) for d in s.shape)
+            else:
                 add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
         # .loc only where the line differs from the one the assembler gives
         # an instruction without it: the line after the previous one's.
@@ -553,6 +579,16 @@ class Recording:
                 if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
         return "\n".join(lines) + "\n", origins
+
+    def handoff(self):
+        """What _nisa.build_recorded takes besides the instructions: the arch,
+        the file and per declaration (name, memory, dtype, shape, role,
+        offset, line), as text() writes them; the line is the declaration's
+        in text()'s text."""
+        first_line = len(self.header()) + 1
+        declarations = [(s.name, s.buffer, _dtypes.nasm_name(s.dtype), s.shape, s.role if s.buffer == "hbm" else "",
+                         s.offset if s.on_chip else 0, first_line + k) for k, s in enumerate(self.declarations())]
+        return self.arch, self.file_name(), declarations
 
 
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")

@@ -11,7 +11,7 @@ access pattern with the offset counted from the tensor's start
 import inspect
 import numbers
 
-from .. import Error
+from .. import Error, _nisa
 from . import _dtypes, _record
 from ._record import _PYTHON_ERRORS, _MissingAttribute, _state, checked, misuse, recording
 
@@ -182,9 +182,25 @@ class NkiTensor:
         # line, as checked() does (one frame less: views are taken often).
         try:
             rec = _state.recording or recording()
+            pattern = self.pattern
+            if key.__class__ is tuple and len(key) == len(pattern):
+                # The most common key, a start:stop slice within every
+                # dimension: what the loop below makes of it, without its other cases.
+                offset, out, shape = self.offset, [], []
+                for k, (stride, count) in zip(key, pattern):
+                    if k.__class__ is not slice or k.step is not None:
+                        break
+                    start, stop = k.start, k.stop
+                    if start.__class__ is not int or stop.__class__ is not int or not 0 <= start < stop <= count:
+                        break
+                    offset += start * stride
+                    out.append((stride, stop - start))
+                    shape.append(stop - start)
+                else:
+                    self.storage.aliased = True
+                    return _new(self.storage, offset, tuple(out), tuple(shape))
             if key.__class__ is not tuple:
                 key = (key,)
-            pattern = self.pattern
             ndim = len(pattern)
             for k in key:
                 if k is Ellipsis:
@@ -514,24 +530,20 @@ _SUFFIXES = {}  # (pattern, offset, whole pattern, on chip) -> what render() wri
 
 
 def _suffix(pattern, offset, declared, on_chip):
-    """A view's operand after the tensor's name: a slice where one says the
+    """A view's operand after the tensor's name: slices where they say the
     same ("[0:128, 512:1024]", "" for the whole tensor), else an access
-    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)")."""
-    if len(pattern) == len(declared):
-        parts, rest, whole = [], offset, True
-        dim = -1
-        for (stride, count), (unit, size) in zip(pattern, declared):
-            dim += 1
-            start, rest = divmod(rest, unit)
-            step = 1 if count == 1 else (stride // unit if stride > 0 and stride % unit == 0 else None)
-            if start >= size or step is None or (step != 1 and dim == 0 and on_chip) or \
-                    start + (count - 1) * step >= size:
-                break
-            whole = whole and start == 0 and step == 1 and count == size
-            stop = start + (count - 1) * step + 1
-            parts.append(str(start) if count == 1 else f"{start}:{stop}" + (f":{step}" if step != 1 else ""))
-        else:
-            return "" if whole else f"[{', '.join(parts)}]"
+    pattern (".ap(pattern=[[512, 128], [1, 64]], offset=K)"). Which slices
+    is the assembler's rule (_nisa.view_slices), which also makes a view
+    handed over without text (nisa.nki._assemble) the operand this text
+    reads as."""
+    shape = tuple([size for _, size in declared])
+    slices = _nisa.view_slices(shape, on_chip, offset, pattern)
+    if slices is not None:
+        if all(start == 0 and step == 1 and count == size for (start, count, step), size in zip(slices, shape)):
+            return ""
+        parts = [str(start) if count == 1 else f"{start}:{start + (count - 1) * step + 1}" + (f":{step}" if step != 1 else "")
+                 for start, count, step in slices]
+        return f"[{', '.join(parts)}]"
     pairs = ", ".join(f"[{stride}, {count}]" for stride, count in pattern)
     return f".ap(pattern=[{pairs}], offset={offset})"
 

@@ -12,6 +12,8 @@ import numbers
 import types
 from enum import Enum, IntEnum
 
+import numpy as np
+
 from . import language as nl
 from .. import Error
 from . import _dtypes, _record, _spec
@@ -220,6 +222,10 @@ def enum_value(value):
     raise recording().error(f"{value!r} is not an operator, activation function or enum value nisa knows")
 
 
+_FUNCTION, _UFUNC = type(enum_value), type(np.add)
+_OPERATOR_NAMES = {}  # operator function -> its enum value's name (enum_value)
+
+
 def _value(key, value):
     kind = type(value)
     if kind is NkiTensor or kind is bool:
@@ -231,6 +237,11 @@ def _value(key, value):
             return value
         if isinstance(value, Enum):
             return value.name
+        if kind is _FUNCTION or kind is _UFUNC:  # an operator (nl.add, np.add): its name, worked out once
+            name = _OPERATOR_NAMES.get(value)
+            if name is None:
+                name = _OPERATOR_NAMES[value] = enum_value(value)
+            return name
     if isinstance(value, NkiTensor) or isinstance(value, bool):
         return value
     if key in ("tile_position", "tile_size") and len(value) == 0:  # NKI's default (): the whole array
@@ -318,11 +329,59 @@ def _make_instruction(mnemonic):
         full.update(bound)
         return full, dtype
 
+    plans = {}  # the names of a call's keywords, in order -> its plan (plan_for), or False
+
+    def plan_for(given):
+        """The recorded values of a call that gives the keywords `given` (all
+        known, the required ones among them) and that are not None, each
+        taken as it is or, for an operator or an enum, as _value's name of
+        it: (the Form, a list of the values with each given one as None,
+        [(position, key, shaped)] of the given ones); False where the
+        defaults need _value or the instruction the general path (matmul's
+        accumulate, an older-style result)."""
+        if matmul or "dst" not in given or not plain.issuperset(given) or any(k not in given for k in required):
+            return False
+        keys, template, positions = [], [], []
+        for key, shaped in recorded:
+            if key in given:
+                positions.append((len(template), key, shaped))
+                template.append(None)
+            else:
+                value = defaults[key]
+                if value is None:
+                    continue
+                kind = value.__class__
+                if shaped or not (kind is bool or kind is str or kind is int or kind is float):
+                    return False
+                template.append(value)
+            keys.append(key)
+        return form(mnemonic, tuple(keys)), template, positions
+
     def instruction(*args, **kwargs):
         # Python's errors from bad arguments raised as nisa.Error at the kernel's
         # line, as checked() does (one frame less: the most frequent call).
         try:
             rec = _state.recording or recording()
+            if not args:  # the most common call: its plan, when every value it gives is taken as it is
+                given = tuple(kwargs)
+                plan = plans.get(given)
+                if plan is None:
+                    plan = plans[given] = plan_for(given)
+                if plan:
+                    found, values, positions = plan
+                    values = values.copy()
+                    for position, key, shaped in positions:  # the loop below, for the given values
+                        value = kwargs[key]
+                        kind = value.__class__
+                        if not (kind is NkiTensor or kind is bool or
+                                not shaped and (kind is str or kind is int or kind is float)):
+                            if shaped or value is None:
+                                break  # a value reshaped or left out: the general path
+                            value = _value(key, value)
+                        values[position] = value
+                    else:
+                        rec.put(found, tuple(values), writes)
+                        return kwargs["dst"]
             if not args and plain.issuperset(kwargs):  # the common call: parameters by name, all known
                 dtype = None
                 bound = defaults.copy()
