@@ -61,6 +61,14 @@ def _path_bytes(path, what):
         raise Error(f"{what}: error: expected a path (str, bytes or os.PathLike), got {type(path).__name__}") from None
 
 
+def _file_path_bytes(path, what):
+    """_path_bytes of a path that names a file to read or write: never empty."""
+    encoded = _path_bytes(path, what)
+    if not encoded:
+        raise Error(f"{what}: error: the path is empty")
+    return encoded
+
+
 class Program:
     """An assembled (or decoded) program, checked and ready to run."""
 
@@ -118,9 +126,7 @@ def assemble(source, file=None):
     if isinstance(source, (bytes, bytearray, memoryview)):
         return Program(_native(_nisa.decode, bytes(source), name or b"<bytes>"))
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
-        path = _path_bytes(source, "program")
-        if not path:
-            raise Error("program: error: the path is empty")
+        path = _file_path_bytes(source, "program")
         return Program(_native(_nisa.load, path, name or path))
     if not isinstance(source, str):
         raise Error(f"program: error: expected .nasm text, a path, .nbin bytes or a nisa.Program; got "
@@ -181,10 +187,7 @@ def _print_to(value):
         stdout = sys.stdout
         return b"", (stdout.write if stdout is not None else None)
     if isinstance(value, (str, bytes, os.PathLike)):
-        path = _path_bytes(value, "print_to")
-        if not path:
-            raise Error("print_to: error: the path is empty")
-        return path, None
+        return _file_path_bytes(value, "print_to"), None
     write = getattr(value, "write", None)
     if callable(write):
         return b"", write
@@ -217,11 +220,7 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
     limit = _hbm_limit(hbm_limit)
     prog = assemble(program)
     arrays = _inputs(inputs, prog.file)
-    trace_path = b""
-    if trace is not None:
-        trace_path = _path_bytes(trace, "trace")
-        if not trace_path:
-            raise Error("trace: error: the path is empty")
+    trace_path = b"" if trace is None else _file_path_bytes(trace, "trace")
     print_file, print_write = _print_to(print_to)
     outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit,
                               _ml_dtypes.ml_dtypes is not None, print_file, print_write)

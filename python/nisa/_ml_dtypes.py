@@ -29,4 +29,4 @@ def view_outputs(outputs, dtypes):
     if ml_dtypes is None:
         return
     for name, dtype in dtypes.items():
-        outputs[name] = outputs[name].view(getattr(ml_dtypes, NAMES[dtype]))
+        outputs[name] = outputs[name].view(numpy_dtype(dtype))
