@@ -125,6 +125,17 @@ float round_to_float32(double v) {
   return static_cast<float>(v);
 }
 
+void string_operand(AssemblyState& state, const Token& t, Operand& o) {
+  if (const std::size_t bad = first_bad_string_byte(t.text); bad != std::string_view::npos) {
+    static constexpr char hex[] = "0123456789abcdef";
+    const auto byte = static_cast<unsigned char>(t.text[bad]);
+    throw SourceError{t.column, std::string("a string holds no control character (byte 0x") + hex[byte >> 4] +
+                                    hex[byte & 15] + " at column " + std::to_string(t.column + 1 + static_cast<int>(bad)) + ")"};
+  }
+  o.state = OperandState::string;
+  o.integer = state.intern_string(t.text);
+}
+
 Operand scalar_operand(const ExprValue& v, bool as_integer, int column, std::string_view what) {
   Operand o;
   if (as_integer) {
@@ -452,14 +463,7 @@ void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index
       if (first.kind != TokenKind::string)
         throw SourceError{first.column, key() + " takes a quoted string (\"...\"), got " + describe_value(state, first)};
       cur.next();
-      if (const std::size_t bad = first_bad_string_byte(first.text); bad != std::string_view::npos) {
-        static constexpr char hex[] = "0123456789abcdef";
-        const auto byte = static_cast<unsigned char>(first.text[bad]);
-        throw SourceError{first.column, std::string("a string holds no control character (byte 0x") + hex[byte >> 4] +
-                                            hex[byte & 15] + " at column " + std::to_string(first.column + 1 + static_cast<int>(bad)) + ")"};
-      }
-      o.state = OperandState::string;
-      o.integer = state.intern_string(first.text);
+      string_operand(state, first, o);
       break;
     }
   }

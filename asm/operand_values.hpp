@@ -38,4 +38,8 @@ float round_to_float32(double v);
 // Throws SourceError (at `column`) if an integer is required and the value is not one.
 Operand scalar_operand(const ExprValue& v, bool as_integer, int column, std::string_view what);
 
+// The operand of a string token (OperandKind::string, LANGUAGE.md 2.3): its
+// text interned in the program; a control character is a SourceError.
+void string_operand(AssemblyState& state, const Token& t, Operand& o);
+
 }  // namespace nisa

@@ -211,11 +211,8 @@ bool ProgramBuilder::read_value(const InstructionSpec& is, int index, const Give
       case OperandKind::string: {  // "text" (operand_values.cpp): render_value writes _record.Text quoted
         if (given.kind != Kind::written) return false;
         tokenize_line(given.text, tokens_);
-        if (tokens_.size() != 2 || tokens_[0].kind != TokenKind::string ||
-            first_bad_string_byte(tokens_[0].text) != std::string_view::npos)
-          return false;
-        o.state = OperandState::string;
-        o.integer = state_.intern_string(tokens_[0].text);
+        if (tokens_.size() != 2 || tokens_[0].kind != TokenKind::string) return false;
+        string_operand(state_, tokens_[0], o);  // a control character: SourceError, refused below
         return true;
       }
       case OperandKind::tensor_list:
