@@ -243,7 +243,12 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   driver.state.program.file = file_name;
   driver.match_repts();
   driver.run(0, lines.size());
-  if (!driver.stopped && !diags.full()) driver.allocate();
+  if (!driver.stopped && !diags.full()) {
+    // Only of a program without other errors: a refused sendrecv would leave its peer unmet.
+    const std::optional<MeetingFailure> f = driver.state.finish_cores();
+    if (f && diags.empty()) diags.error(static_cast<int>(f->text_line), 1, f->message);
+    driver.allocate();
+  }
 
   AssembleResult result;
   result.diagnostics = diags.take();

@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "assembler.hpp"
+#include "cross_core.hpp"
 #include "expression.hpp"
 #include "program.hpp"
 #include "program_check.hpp"
@@ -46,6 +47,13 @@ struct AssemblyState {
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc
   InstructionSink* sink = nullptr;  // set: instructions go here, not into program.instructions
+  // LANGUAGE.md 2.7: `.cores N` (line, 0 if none) and the `.core K` section
+  // being read (TensorDecl::kShared before the first); positions = the
+  // instructions taken so far; the cross-core ops, matched at the end.
+  int cores_line = 0;
+  int32_t current_core = TensorDecl::kShared;
+  std::size_t positions = 0;
+  CrossCoreCollector cross_core;
 
   // Buffers reused by every instruction line, so that a line allocates nothing.
   Instruction scratch_instruction;
@@ -77,10 +85,47 @@ struct AssemblyState {
     string_index.emplace(std::string(text), index);
     return index;
   }
+  // `.core K`: the names of the section before it go out of scope
+  // (LANGUAGE.md 2.7: each core's tensors are its own).
+  void begin_core(int32_t core) {
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      const TensorDecl& t = program.tensors[i];
+      if (t.core != TensorDecl::kShared && t.core == current_core) tensor_index.erase(t.name);
+    }
+    for (uint64_t& start : program.core_starts)
+      if (&start - program.core_starts.data() >= core) start = positions;
+    current_core = core;
+  }
+  // After the last line: sections never opened are empty; why the cores'
+  // meetings cannot all happen (SEMANTICS S16), if they cannot.
+  std::optional<MeetingFailure> finish_cores() {
+    for (std::size_t k = 0; k < program.core_starts.size(); ++k)
+      if (static_cast<int32_t>(k) > current_core) program.core_starts[k] = positions;
+    if (core_count(program) < 2) return std::nullopt;
+    return cross_core.match(spec, program).failure;
+  }
+  // The core an instruction read now runs on.
+  int instruction_core() const { return current_core == TensorDecl::kShared ? 0 : current_core; }
+  // Takes a checked instruction (the sink, or the program's list).
+  void take_instruction(const Instruction& ins, uint32_t text_line) {
+    cross_core.add(spec, instruction_core(), positions, ins, text_line);
+    ++positions;
+    if (sink) sink->add(program, ins);
+    else program.instructions.push_back(ins);
+  }
+  // The names in scope (for "did you mean"); a core's section does not see
+  // the other cores' tensors.
   std::vector<std::string> tensor_names() const {
     std::vector<std::string> out;
-    for (const auto& t : program.tensors) out.push_back(t.name);
+    for (const auto& [name, index] : tensor_index) out.push_back(name);
     return out;
+  }
+  // Why `name` is unknown when another core declares it (LANGUAGE.md 2.7), else "".
+  std::string other_core_note(std::string_view name) const {
+    for (const TensorDecl& t : program.tensors)
+      if (t.name == name && t.core != current_core && t.core != TensorDecl::kShared)
+        return " here: tensor '" + t.name + "' is core " + std::to_string(t.core) + "'s, and a core reaches only its own tensors and shared HBM";
+    return "";
   }
 };
 

@@ -59,7 +59,11 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
   const Token& directive = cur.next();
   TensorDecl t;
   t.memory = directive.text == "hbm" ? Memory::hbm : directive.text == "sbuf" ? Memory::sbuf : Memory::psum;
-  t.line = static_cast<uint32_t>(line);
+  // .loc N: a declaration records N like an instruction (LANGUAGE.md 2.1), so
+  // that nisa dis can keep the lines of a core's declarations.
+  t.line = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
+  if (state.next_loc && *state.next_loc < 0xFFFFFFFFu) ++*state.next_loc;
+  t.core = state.current_core;  // LANGUAGE.md 2.7: a .core section's tensors are that core's
   TensorSite site{line, directive.column, false};
   try {
     const Token& name = expect_identifier(cur, "a tensor name");

@@ -23,7 +23,9 @@ namespace {
 
 constexpr StrictHooks kNoHooks{};
 
-struct Tracker {
+}  // namespace
+
+struct StrictRun::Tracker {
   const Program& program;
   Machine& machine;
   ZeroedBytes sbuf_written, psum_written;  // one flag per byte (S1.1)
@@ -94,7 +96,12 @@ struct Tracker {
       if (ps.present && ps.tile != nullptr) check_read(s, *ps.tile, 1, "a [P, 1] operand");
     if (hooks.check != nullptr) hooks.check(s, fault);
     check_accumulator(s);
-    const TileAccess& dst = hooks.result_tile != nullptr ? *hooks.result_tile(s) : s.staged ? *s.final_dst : *s.dst;
+    const TileAccess* result = hooks.result_tile != nullptr ? hooks.result_tile(s) : s.staged ? s.final_dst : s.dst;
+    if (result == nullptr) {  // writes no tile (core_barrier)
+      execute_step(s, machine);
+      return;
+    }
+    const TileAccess& dst = *result;
     if (hooks.written_elements != nullptr) {
       std::vector<uint8_t*> written;
       hooks.written_elements(s, written);
@@ -108,13 +115,17 @@ struct Tracker {
   }
 };
 
-}  // namespace
+StrictRun::StrictRun(const Program& program, Machine& machine)
+    : tracker_(new Tracker{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}}) {}
+StrictRun::StrictRun(StrictRun&&) noexcept = default;
+StrictRun::~StrictRun() = default;
+void StrictRun::run(const Step& s) { tracker_->run(s); }
 
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
                     Interruption* interruption) {
-  Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}};
+  StrictRun strict(program, machine);
   for (const Step& s : steps) {
-    t.run(s);
+    strict.run(s);
     between_steps(interruption);
   }
 }

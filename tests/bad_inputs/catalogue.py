@@ -111,15 +111,15 @@ def make_files():
     if r.returncode != 0:
         sys.exit("cannot assemble the base program: " + r.stderr)
     nbin = open(os.path.join(work, "good.nbin"), "rb").read()
-    # A program without tensors: its payload is the tensor count 0, the
-    # source name, the instruction count 0 and the stream size 0.
+    # A program without tensors: its payload is the core count 1, the tensor
+    # count 0, the source name, the instruction count 0 and the stream size 0.
     write("e.nasm", "")
     r = subprocess.run([NISA, "asm", "e.nasm", "-o", "e.nbin"], cwd=work, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("cannot assemble an empty program: " + r.stderr)
     empty = open(os.path.join(work, "e.nbin"), "rb").read()
     os.remove(os.path.join(work, "e.nbin"))
-    if empty[HEADER:] != b"\0\x06e.nasm\0\0":
+    if empty[HEADER:] != b"\x01\0\x06e.nasm\0\0":
         sys.exit(f"unexpected payload of an empty program: {empty[HEADER:]!r}")
     os.mkdir(os.path.join(work, "adir"))
     write("afile", "not a folder\n")
@@ -151,19 +151,19 @@ def make_files():
     write("empty.nbin", b"")
     write("short.nbin", nbin[:10])
     write("magic.nbin", b"XBIN" + nbin[4:])
-    write("version.nbin", patched(nbin, 4, struct.pack("<H", 2)))
+    write("version.nbin", patched(nbin, 4, struct.pack("<H", 3)))
     write("spec_id.nbin", patched(nbin, 8, bytes(8)))
     write("crc.nbin", nbin[:-1] + bytes([nbin[-1] ^ 0x40]))
     write("truncated.nbin", nbin[:-1])
     write("trailing.nbin", nbin + b"\0")
     write("payload_size.nbin", patched(nbin, PAYLOAD_AT, b"\xff\xff\xff\xff", fix_crc=False))
     write("arch.nbin", patched(nbin, 6, struct.pack("<H", 99)))
-    write("tensor_count.nbin", payload_replaced(nbin, varint(1 << 40) + nbin[HEADER + 1:]))
+    write("tensor_count.nbin", payload_replaced(nbin, b"\x01" + varint(1 << 40) + nbin[HEADER + 2:]))
     write("no_payload.nbin", payload_replaced(nbin, b""))
-    write("name_length.nbin", payload_replaced(empty, b"\0" + varint(1 << 50) + b"e.nasm\0\0"))
-    write("instruction_count.nbin", payload_replaced(empty, b"\0\x06e.nasm" + varint(1 << 40) + b"\0"))
-    write("line_table.nbin", payload_replaced(empty, b"\0\x06e.nasm\x05\x02\x02\0"))
-    write("stream_size.nbin", payload_replaced(empty, b"\0\x06e.nasm\0" + varint(1 << 33)))
+    write("name_length.nbin", payload_replaced(empty, b"\x01\0" + varint(1 << 50) + b"e.nasm\0\0"))
+    write("instruction_count.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm" + varint(1 << 40) + b"\0"))
+    write("line_table.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\x05\x02\x02\0"))
+    write("stream_size.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\0" + varint(1 << 33)))
     write("nasm_as.nbin", GOOD)
 
     # .npy files for run --input x=...
@@ -311,7 +311,7 @@ CASES = [
     ("empty binary", ["dis", "empty.nbin", "-o", "b1.nasm"], 2, r"^empty\.nbin: error: truncated header", ["b1.nasm"]),
     ("10-byte binary", ["run", "short.nbin", "--dump", "d_b2"], 2, r"^short\.nbin: error: truncated header", ["d_b2"]),
     ("bad magic", ["dis", "magic.nbin", "-o", "b3.nasm"], 2, r"^magic\.nbin: error: not a \.nbin file \(bad magic number\)", ["b3.nasm"]),
-    ("format version 2", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 2, this nisa reads version 1"),
+    ("format version 3", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 3, this nisa reads version 2"),
     ("another spec id", ["run", "spec_id.nbin", "--dump", "d_b5"], 2,
      r"^spec_id\.nbin: error: the binary was built with ISA spec .* \(reassemble it\)", ["d_b5"]),
     ("CRC mismatch", ["dis", "crc.nbin", "-o", "b6.nasm"], 2, r"^crc\.nbin: error: checksum mismatch", ["b6.nasm"]),
