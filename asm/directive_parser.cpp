@@ -68,11 +68,11 @@ void parse_cores(AssemblyState& state, TokenCursor& cur, const Token& directive,
   if (n < 1 || n > arch.max_cores)
     throw SourceError{t.column, std::to_string(n) + " cores: arch " + arch.name + " runs 1" + (arch.max_cores > 1 ? " to " + std::to_string(arch.max_cores) : "") +
                                     " per logical core"};
+  state.cores_line = line;
+  state.set_cores(static_cast<int>(n));  // the program's count even when --cores differs: one error, not a cascade
   if (state.requested_cores != 0 && state.requested_cores != n)
     throw SourceError{t.column, "the program is for " + std::to_string(n) + " core" + (n == 1 ? "" : "s") + " but --cores asks for " +
                                     std::to_string(state.requested_cores)};
-  state.cores_line = line;
-  state.set_cores(static_cast<int>(n));
 }
 
 // .core K: the lines up to the next .core are core K's, K = 0, 1, ... in order.
