@@ -110,6 +110,7 @@ struct AssemblyState {
     if (cores > 1) program.core_starts.assign(static_cast<std::size_t>(cores), 0);
     spmd = cores > 1 && !has_core_sections;
     if (spmd) begin_core(0);
+    if (cores == 1) constants["core"] = ExprValue::integer(0);  // a count was given: `core` is a name
   }
   // After the last line: sections never opened are empty; why the cores'
   // meetings cannot all happen (SEMANTICS S16), if they cannot.
