@@ -201,9 +201,8 @@ def _record_other_cores(kernel, rec, bound, params, outputs, structure):
                               "launch of several cores each core returns the same shared_hbm tensors", where)
         for storage, array in other.constants:
             if not np.array_equal(array, constants[id(storage)]):
-                raise other.error(f"core {core}'s nl.shared_constant holds other values than core 0's at line "
-                                  f"{storage.created_at.line}: one constant for all cores, which must not diverge "
-                                  "(NKI 0.6)", where)
+                raise other.error(f"core {core}'s nl.shared_constant holds other values than core 0's: it is one "
+                                  "constant for all cores, which must not diverge (NKI 0.6)", storage.created_at)
         recordings.append(other)
     return _cores.CoreRecordings(recordings)
 
@@ -301,9 +300,9 @@ def _returned(rec, kernel, result):
                                 "them (without a runtime index)",
                                 _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
             if rec.cores > 1 and value.storage.region != "shared_hbm":
-                raise rec.error(f"kernel {kernel.__name__} returns {value!r}, a {value.storage.region} tensor, which "
-                                f"each of the {rec.cores} cores has its own of: at a launch of several cores a kernel "
-                                "returns nl.shared_hbm tensors (NKI 0.6)",
+                raise rec.error(f"kernel {kernel.__name__} returns {value!r}, which each core has its own of "
+                                f"(buffer {value.storage.region}): at a launch of {rec.cores} cores a kernel returns "
+                                "nl.shared_hbm tensors (NKI 0.6)",
                                 _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
             if value.storage not in outputs:
                 outputs.append(value.storage)
