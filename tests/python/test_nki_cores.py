@@ -166,6 +166,17 @@ def test_a_shared_constant_is_one_tensor_for_both_cores():
     np.testing.assert_array_equal(cores.shared_constant_added[2](a, values.tolist()), a + values)
 
 
+@pytest.mark.parametrize("n", [1, 5])
+def test_a_core_given_no_rows_takes_an_empty_view(n):
+    a = rows((n, 4))
+    np.testing.assert_array_equal(cores.last_core_takes_the_rest[2](a), a + np.float32(1))
+
+
+def test_an_instruction_refuses_an_empty_view():
+    message = raised_at(lambda: cores.copies_an_empty_view(rows((4, 4))), "empty_view")
+    assert "recorded as: dma_copy" in message
+
+
 # --- the program -------------------------------------------------------------------
 def test_the_text_has_a_section_per_core_after_the_shared_tensors():
     a = rows((64, 8))

@@ -118,7 +118,32 @@ def shared_constant_added(a, values):
     return out
 
 
+@nki.jit
+def last_core_takes_the_rest(a):
+    # nki-library cross_entropy's split: rows // cores rows per core, the last core the rest; with one
+    # row, core 0 has none and takes an empty view (nl.ds(0, 0)) it never uses. Each row gets 1 added.
+    out = nl.ndarray(a.shape, a.dtype, buffer=nl.shared_hbm)
+    cores, i = nl.num_programs(), nl.program_id(0)
+    nominal = a.shape[0] // cores
+    start = i * nominal
+    count = a.shape[0] - start if i == cores - 1 else nominal
+    mine, mine_out = a[nl.ds(start, count), :], out[nl.ds(start, count), :]
+    if count:
+        t = nl.ndarray((count, a.shape[1]), a.dtype, buffer=nl.sbuf)
+        nisa.dma_copy(dst=t, src=mine)
+        nisa.tensor_scalar(dst=t, data=t, op0=nl.add, operand0=1.0)
+        nisa.dma_copy(dst=mine_out, src=t)
+    return out
+
+
 # --- mistakes ----------------------------------------------------------------
+@nki.jit
+def copies_an_empty_view(a):
+    t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=t[0:0, :], src=a[nl.ds(0, 0), :])  # LINE empty_view
+
+
+
 @nki.jit
 def sendrecv_on_core_0_only(a):
     t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
