@@ -49,6 +49,7 @@ def test_launch_facts_at_each_launch():
     np.testing.assert_array_equal(cores.launch_facts[1](a), [[0, 1, 1, 1]])
     np.testing.assert_array_equal(cores.launch_facts(a), [[0, 1, 1, 0]])
     np.testing.assert_array_equal(nki.cpu_simulate(cores.launch_facts)[2](a=a), [[0, 2, 2, 1], [1, 2, 2, 1]])
+    np.testing.assert_array_equal(nki.simulate(cores.launch_facts[2])(a), [[0, 2, 2, 1], [1, 2, 2, 1]])
     np.testing.assert_array_equal(cores.launch_facts[nl.nc(2)](a), [[0, 2, 2, 1], [1, 2, 2, 1]])
 
 

@@ -195,10 +195,10 @@ def _record_other_cores(kernel, rec, bound, params, outputs, structure):
         with _record.recording_into(other):
             result = kernel.fn(*bound.args, **bound.kwargs)
             returned = _returned(other, kernel, result)
-        where = _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno)
         if returned != (outputs, structure):
             raise other.error(f"kernel {kernel.__name__} returns other tensors on core {core} than on core 0: at a "
-                              "launch of several cores each core returns the same shared_hbm tensors", where)
+                              "launch of several cores each core returns the same shared_hbm tensors",
+                              _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
         for storage, array in other.constants:
             if not np.array_equal(array, constants[id(storage)]):
                 raise other.error(f"core {core}'s nl.shared_constant holds other values than core 0's: it is one "
