@@ -9,9 +9,10 @@
     def kernel(a, b): ...
     c = kernel(a_np, b_np)      # NumPy in, NumPy out
 
-Calling a kernel runs its Python once, recording every nki.isa and
-nki.language call into a .nasm program (loops unrolled; each instruction
-carries the kernel's file:line), hands the recording to the assembler's
+Calling a kernel runs its Python once (once per core at kernel[2], two
+NeuronCores: _cores.py), recording every nki.isa and nki.language call into
+a .nasm program (loops unrolled; each instruction carries the kernel's
+file:line), hands the recording to the assembler's
 structures and runs that program in this process. `to_nasm(kernel, *args)`
 returns the recorded program as text. Writes into a
 parameter reach the caller's array, as on the device; each thread records

@@ -123,16 +123,16 @@ sequential_range = static_range = affine_range
 # latter.
 def program_id(axis=0):
     """This core's index along `axis` of the launch grid: 0 to n - 1 at kernel[n]."""
+    _grid_axes("program_id", "axis", [axis])
     rec = _state.recording
-    _grid_axes(rec, "program_id", "axis", [axis])
     return 0 if rec is None else rec.core
 
 
 def num_programs(axes=0):
     """The programs along `axes` of the launch grid (None: all): n at kernel[n]."""
-    rec = _state.recording
     if axes is not None:
-        _grid_axes(rec, "num_programs", "axes", list(axes) if isinstance(axes, (tuple, list)) else [axes])
+        _grid_axes("num_programs", "axes", list(axes) if isinstance(axes, (tuple, list)) else [axes])
+    rec = _state.recording
     return 1 if rec is None else rec.cores
 
 
@@ -142,7 +142,7 @@ def program_ndim():
     return 0 if rec is None else rec.grid_ndim
 
 
-def _grid_axes(rec, call, key, axes):
+def _grid_axes(call, key, axes):
     """The launch grid has the one axis 0 (-1 naming it too); a kernel
     launched without brackets may still ask for axis 0 (nki-library does)."""
     for axis in axes:
