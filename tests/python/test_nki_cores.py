@@ -282,3 +282,11 @@ def test_returning_a_private_hbm_tensor_at_two_cores():
 def test_a_shared_constant_that_differs_between_cores():
     message = raised_at(lambda: cores.constant_differs[2](rows((2, 2)), [[1.0, 2.0]]), "constant_differs")
     assert "core 1's nl.shared_constant holds other values than core 0's" in message
+
+
+@pytest.mark.parametrize("op_name, op", [("add", np.add), ("maximum", np.maximum), ("minimum", np.minimum)])
+def test_sendrecv_compute_reduces_the_cores_tiles(op_name, op):
+    a = rows((64, 8))
+    a[3, 2] = np.nan  # NaN propagates through maximum and minimum (SEMANTICS S16.6)
+    half = op(a[:32], a[32:])
+    np.testing.assert_array_equal(cores.all_reduced_halves[2](a, op_name), np.concatenate([half, half]))

@@ -225,3 +225,19 @@ def constant_differs(a, values):
 @nki.jit
 def program_id_axis_1(a):
     nl.program_id(axis=1)  # LINE program_id_axis_1
+
+
+@nki.jit
+def all_reduced_halves(a, op_name="add"):
+    # Core i reduces its half of the rows with the other core's by sendrecv_compute (NKI, trn2/trn3)
+    # and stores the result at its half: both halves of out hold op(a[:n], a[n:]).
+    out = nl.ndarray(a.shape, nl.float32, buffer=nl.shared_hbm)
+    n = a.shape[0] // 2
+    i = nl.program_id(0)
+    mine = nl.ndarray((n, a.shape[1]), a.dtype, buffer=nl.sbuf)
+    reduced = nl.ndarray((n, a.shape[1]), nl.float32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=mine, src=a[i * n:(i + 1) * n, :])
+    nisa.sendrecv_compute(src=mine, dst=reduced, send_to_rank=1 - i, recv_from_rank=1 - i,
+                          reduce_op=getattr(nl, op_name))
+    nisa.dma_copy(dst=out[i * n:(i + 1) * n, :], src=reduced)
+    return out
