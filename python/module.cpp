@@ -178,29 +178,46 @@ py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage, Miniflo
   return py::array(dtype, shape, data, base);
 }
 
-// The --profile table as data: one row per engine (SEMANTICS S6 estimates).
+// One row of the --profile table as data; `engines_span_ns`: the span times
+// the engines counted (several cores' engines together).
+py::dict engine_row(const EngineUse& use, double clock_ghz, double engines_span_ns) {
+  py::dict row;
+  row["instructions"] = use.instructions;
+  row["busy_cycles"] = use.cycles;
+  row["clock_ghz"] = clock_ghz;
+  row["busy_us"] = use.busy_ns / 1000.0;
+  row["utilisation"] = engines_span_ns > 0 ? use.busy_ns / engines_span_ns : 0.0;
+  return row;
+}
+
+// The --profile table as data (SEMANTICS S6 estimates): one row per engine,
+// summed over the cores, and per core (S16.4) its own rows, end and waiting.
 py::dict profile_rows(const Program& program, const Timeline& timeline) {
-  double busy_ns[kEngineCount] = {}, cycles[kEngineCount] = {};
-  int count[kEngineCount] = {};
-  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-    const TimedInstruction& ti = timeline.instructions[i];
-    const auto e = static_cast<std::size_t>(ti.engine);
-    busy_ns[e] += ti.end_ns - ti.start_ns;
-    cycles[e] += ti.cycles;
-    ++count[e];
+  const std::vector<CoreUse> cores = core_use(timeline);
+  py::list per_core;
+  EngineUse total[kEngineCount];
+  for (const CoreUse& core : cores) {
+    py::dict rows;
+    for (int e = 0; e < kEngineCount; ++e) {
+      rows[py::str(engine_name(static_cast<Engine>(e)))] = engine_row(core.engines[e], timeline.clock_ghz[e], timeline.span_ns);
+      total[e].instructions += core.engines[e].instructions;
+      total[e].cycles += core.engines[e].cycles;
+      total[e].busy_ns += core.engines[e].busy_ns;
+    }
+    py::dict entry;
+    entry["engines"] = rows;
+    entry["instructions"] = core.instructions;
+    entry["end_us"] = core.end_ns / 1000.0;
+    entry["waiting_us"] = core.waiting_ns / 1000.0;
+    per_core.append(entry);
   }
   py::dict rows;
-  for (int e = 0; e < kEngineCount; ++e) {
-    py::dict row;
-    row["instructions"] = count[e];
-    row["busy_cycles"] = cycles[e];
-    row["clock_ghz"] = timeline.clock_ghz[e];
-    row["busy_us"] = busy_ns[e] / 1000.0;
-    row["utilisation"] = timeline.span_ns > 0 ? busy_ns[e] / timeline.span_ns : 0.0;
-    rows[py::str(engine_name(static_cast<Engine>(e)))] = row;
-  }
+  for (int e = 0; e < kEngineCount; ++e)
+    rows[py::str(engine_name(static_cast<Engine>(e)))] =
+        engine_row(total[e], timeline.clock_ghz[e], timeline.span_ns * static_cast<double>(cores.size()));
   py::dict result;
   result["engines"] = rows;
+  result["cores"] = per_core;
   result["span_us"] = timeline.span_ns / 1000.0;
   result["table"] = profile_table(active_spec(), program, timeline);
   return result;
