@@ -5,8 +5,8 @@
 
 #include "core_run.hpp"
 #include "dead_stores.hpp"
-#include "hbm_races.hpp"
 #include "error.hpp"
+#include "hbm_races.hpp"
 #include "interpreter.hpp"
 #include "partition_split.hpp"
 #include "plain_paths.hpp"

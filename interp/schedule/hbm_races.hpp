@@ -10,7 +10,10 @@
 // where a runtime index moves a view or a list holds its operands), each
 // element at its address, so two cores writing disjoint parts of one tensor
 // never meet here. Views never reinterpret a tensor's dtype and always step
-// by whole elements, so elements are the bytes' exact granularity.
+// by whole elements, so elements are the bytes' exact granularity. A
+// runtime index counts at the row it selects, read just before the step
+// runs (dma_copy.cpp names the one case where the run reads another). Two
+// cores writing equal values still race: the rule is about order, not values.
 //
 // Per element of each shared HBM tensor: the position of its last write and
 // of each core's last read (FastTrack's idea: a later access ordered after
