@@ -1,10 +1,12 @@
 #include "run_execution.hpp"
 
 #include <functional>
+#include <optional>
 
 #include "core_run.hpp"
 #include "dead_stores.hpp"
 #include "error.hpp"
+#include "hbm_races.hpp"
 #include "interpreter.hpp"
 #include "partition_split.hpp"
 #include "plain_paths.hpp"
@@ -60,6 +62,15 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
   std::vector<SharedSteps> shared(static_cast<std::size_t>(cores));
   std::vector<UpperHalves> upper(static_cast<std::size_t>(cores));
   const bool fast = !settings.strict && !plain_paths();
+  // --strict: shared HBM's races between cores (S16.5), checked before each step runs.
+  std::optional<HbmRaces> races;
+  if (settings.strict)
+    races.emplace(start_hbm_races(program, machine, distinct.size(), [&](int core, std::size_t position) {
+      const auto k = static_cast<std::size_t>(core);
+      const Instruction& ins = distinct.distinct(distinct.which(position));
+      return InstructionSite{spec.instructions[static_cast<std::size_t>(ins.spec_index)].name,
+                             decoded[k].steps[position - sides[k].positions.begin].line};
+    }));
   for (int c = 0; c < cores; ++c) {
     const auto k = static_cast<std::size_t>(c);
     Machine& m = core_machine(machine, c);
@@ -69,9 +80,11 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
     if (settings.strict) {
       decoded[k] = predecode(spec, program, distinct, m, side.positions);
       strict.emplace_back(program, m);
-      side.run = [&, k, first](std::size_t from, std::size_t to) {
+      side.run = [&, k, first, c](std::size_t from, std::size_t to) {
         for (std::size_t i = from; i < to; ++i) {
-          strict[k].run(decoded[k].steps[i - first]);
+          const Step& s = decoded[k].steps[i - first];
+          check_hbm_step(*races, c, s);
+          strict[k].run(s);
           between_steps(settings.interruption);
         }
       };
@@ -91,7 +104,14 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
   }
   hold.unlock();
   mark(settings, "predecode");
-  nisa::run_cores(sides, ops, meetings.meetings);
+  std::function<void(const Meeting&)> met;
+  if (races)
+    met = [&](const Meeting& m) {
+      std::vector<MeetingSide> at;
+      for (const std::size_t k : m.ops) at.push_back(MeetingSide{ops[k].core, ops[k].position});
+      meet(races->order, at);
+    };
+  nisa::run_cores(sides, ops, meetings.meetings, met);
   mark(settings, "execute");
   return stats;
 }

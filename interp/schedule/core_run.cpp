@@ -4,7 +4,8 @@
 
 namespace nisa {
 
-void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& ops, const std::vector<Meeting>& meetings) {
+void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& ops, const std::vector<Meeting>& meetings,
+               const std::function<void(const Meeting&)>& met) {
   std::vector<std::size_t> next;  // per core: its first position not yet run
   for (const CoreSteps& c : cores) next.push_back(c.positions.begin);
   for (const Meeting& m : meetings) {
@@ -22,6 +23,7 @@ void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& op
       const CrossCoreOp& b = ops[m.ops[1]];
       meet_pair(cores[static_cast<std::size_t>(a.core)].step_at(a.position), cores[static_cast<std::size_t>(b.core)].step_at(b.position));
     }
+    if (met) met(m);
   }
   for (std::size_t c = 0; c < cores.size(); ++c) cores[c].run(next[c], cores[c].positions.end);
 }

@@ -30,7 +30,10 @@ struct CoreSteps {
   std::function<const Step&(std::size_t position)> step_at;
 };
 
-// `ops` and `meetings` as match_meetings gave them.
-void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& ops, const std::vector<Meeting>& meetings);
+// `ops` and `meetings` as match_meetings gave them. `met` (if given) is told
+// of each meeting once all its participants are there, before any of them
+// goes on (--strict's race check learns there what orders the cores).
+void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& ops, const std::vector<Meeting>& meetings,
+               const std::function<void(const Meeting&)>& met = {});
 
 }  // namespace nisa
