@@ -16,14 +16,18 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import multicore  # noqa: E402
 import nasm_reader  # noqa: E402
 from instructions import SEMANTICS  # noqa: E402,F401 (one function per spec instruction)
 from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402,F401 (LANE_*: bench/numpy_model.py)
 
 
 def run_program(text, inputs):
-    """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)."""
+    """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)
+    (a program for several cores: multicore.run's outputs and its Run, whose .m are the cores' machines)."""
     prog = nasm_reader.read_program(text)
+    if prog.cores > 1:
+        return multicore.run(prog, inputs)
     m = Machine(prog)
     m.load_inputs(inputs)
     for ins in prog.instrs:
