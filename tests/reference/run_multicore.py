@@ -4,6 +4,7 @@ cores (multicore.py): sendrecv (S16.2) and core_barrier (S16.3) as they meet,
 each core's own SBUF, PSUM, accumulators and generators, and shared HBM.
 
     run_multicore.py --count N --seed S [--first K] [--keep DIR] [--nisa PATH] [--check-features]
+                     [--programs PROG.nasm...]
 
 For each program (gen_multicore.py): the model runs it under its in-order
 schedule and under a seeded random one, which must agree (the program is race
@@ -13,7 +14,10 @@ compared with the model's: the event outputs (x_*) bit for bit, the random
 bodies' outputs within gen_programs' tolerance (nisa diff). With --strict, the
 first hazard of one of the cores must be nisa's fault line, or no fault.
 --check-features fails when some kind of event (gen_multicore.FEATURES) never
-came up. Exit 0 when every program agrees.
+came up. --programs adds hand-written programs for two cores (the workloads
+of programs/, the round-trip forms of tests/dis/good/), run as text with
+--strict and as .nbin, every output bit for bit. Exit 0 when every program
+agrees.
 """
 import argparse
 import os
@@ -70,8 +74,9 @@ def different_bits(name, got, want, own_bits):
     return f"{name}: {int((~same).sum())} elements not the model's bits; first at {first}: nisa {got[first]!r}, model {want[first]!r}\n"
 
 
-def check(nisa, folder, inputs, expected, hazards, form, own_bits):
-    """None if nisa agrees with the model, else what differs."""
+def check(nisa, folder, inputs, expected, hazards, form, own_bits, exact):
+    """None if nisa agrees with the model, else what differs; the outputs named
+    in `exact` bit for bit, the others within the bodies' tolerance."""
     program = "prog.nasm"
     if form in ("nbin", "dis"):
         r, report = run([nisa, "asm", "prog.nasm", "-o", "prog.nbin"], folder)
@@ -95,12 +100,35 @@ def check(nisa, folder, inputs, expected, hazards, form, own_bits):
         return report
     for name, want in expected.items():
         got = np.load(os.path.join(folder, "out", name + ".npy"))
-        if name.startswith("x_"):
+        if name in exact:
             problem = different_bits(name, got, want, own_bits[name])
             if problem:
                 return report + problem
     diff, report = run([nisa, "diff", "expected", "out", "--rtol", str(RTOL), "--atol", str(ATOL)], folder)
     return None if diff.returncode == 0 else report
+
+
+def hand_program(nisa, path, folder):
+    """A hand-written program, as text and with --strict (the model must see no
+    hazard): every output bit for bit. None if nisa agrees with the model."""
+    with open(path) as f:
+        text = f.read()
+    prog = nasm_reader.read_program(text)
+    inputs = {}
+    for name, d in prog.decls.items():
+        npy = os.path.join(os.path.dirname(path), name + ".npy")
+        if d.memory == "hbm" and d.role in ("input", "inout") and os.path.exists(npy):
+            inputs[name] = np.load(npy)
+    expected, hazards, _ = model(text, inputs, 1)
+    if hazards:
+        return f"the model finds a --strict hazard: {hazards}"
+    gen_programs.write_program(folder, text, inputs, expected, {})
+    own_bits = {name: d.dtype in OWN_BITS for name, d in prog.decls.items()}
+    for form in ("strict", "nbin"):
+        problem = check(nisa, folder, inputs, expected, [], form, own_bits, set(expected))
+        if problem:
+            return problem
+    return None
 
 
 def main(argv=None):
@@ -111,10 +139,18 @@ def main(argv=None):
     ap.add_argument("--keep", metavar="DIR", help="keep the programs in DIR")
     ap.add_argument("--nisa", default=os.path.join(REPO, "build", "nisa"))
     ap.add_argument("--check-features", action="store_true", help="fail when an event kind never came up")
+    ap.add_argument("--programs", nargs="*", default=[], metavar="PROG.nasm",
+                    help="hand-written programs for two cores too (inputs: NAME.npy beside them, else INIT)")
     args = ap.parse_args(argv)
     nisa = os.path.abspath(args.nisa)
     root = args.keep or tempfile.mkdtemp(prefix="nisa_multicore_")
     seen, failed = {}, []
+    for k, path in enumerate(args.programs):
+        problem = hand_program(nisa, path, os.path.join(root, f"hand_{k}"))
+        print(f"{'ok  ' if problem is None else 'FAILED'} {os.path.relpath(path, REPO)}", flush=True)
+        if problem is not None:
+            print(problem)
+            failed.append(path)
     for k in range(args.first, args.first + args.count):
         seed = gen_programs.program_seed(args.seed, k)
         text, inputs, features = gen_multicore.build(seed)
@@ -127,7 +163,8 @@ def main(argv=None):
         if form == "strict" and ambiguous:  # --strict's outcome is open: compare the values only
             form = "nasm"
         own_bits = {name: d.dtype in OWN_BITS for name, d in nasm_reader.read_program(text).decls.items()}
-        problem = check(nisa, folder, inputs, expected, hazards, form, own_bits)
+        exact = {name for name in expected if name.startswith("x_")}
+        problem = check(nisa, folder, inputs, expected, hazards, form, own_bits, exact)
         done = k - args.first + 1
         if problem is None:
             if done % 10 == 0 or done == args.count:
@@ -147,7 +184,7 @@ def main(argv=None):
     if args.check_features and missing:
         print(f"never came up: {missing} (more programs, or another seed)")
         return 1
-    print(f"all {args.count} programs for two cores agree with the model")
+    print(f"all {args.count} random programs for two cores and {len(args.programs)} hand-written ones agree with the model")
     return 0
 
 
