@@ -51,6 +51,14 @@ struct AssemblyState {
   // being read (TensorDecl::kShared before the first); positions = the
   // instructions taken so far; the cross-core ops, matched at the end.
   int cores_line = 0;
+  int requested_cores = 0;       // --cores N (0: not given)
+  bool has_core_sections = false;  // some line is a .core directive (the first pass's finding)
+  // A program for several cores without .core sections: its lines are every
+  // core's, read once per core with `core` = its number (LANGUAGE.md 2.7);
+  // `repeat`: a reading after the first (directives already taken are skipped,
+  // HBM declarations are the first reading's).
+  bool spmd = false;
+  bool repeat = false;
   int32_t current_core = TensorDecl::kShared;
   std::size_t positions = 0;
   CrossCoreCollector cross_core;
@@ -95,6 +103,14 @@ struct AssemblyState {
     for (uint64_t& start : program.core_starts)
       if (&start - program.core_starts.data() >= core) start = positions;
     current_core = core;
+    constants["core"] = ExprValue::integer(core);  // LANGUAGE.md 2.7: the number of the core whose lines these are
+  }
+  // Sets a program for `cores` cores; without .core sections its lines are every core's.
+  void set_cores(int cores) {
+    if (cores > 1) program.core_starts.assign(static_cast<std::size_t>(cores), 0);
+    spmd = cores > 1 && !has_core_sections;
+    if (spmd) begin_core(0);
+    if (cores == 1) constants["core"] = ExprValue::integer(0);  // a count was given: `core` is a name
   }
   // After the last line: sections never opened are empty; why the cores'
   // meetings cannot all happen (SEMANTICS S16), if they cannot.

@@ -68,13 +68,18 @@ void parse_cores(AssemblyState& state, TokenCursor& cur, const Token& directive,
   if (n < 1 || n > arch.max_cores)
     throw SourceError{t.column, std::to_string(n) + " cores: arch " + arch.name + " runs 1" + (arch.max_cores > 1 ? " to " + std::to_string(arch.max_cores) : "") +
                                     " per logical core"};
-  if (n > 1) state.program.core_starts.assign(static_cast<std::size_t>(n), 0);
   state.cores_line = line;
+  state.set_cores(static_cast<int>(n));  // the program's count even when --cores differs: one error, not a cascade
+  if (state.requested_cores != 0 && state.requested_cores != n)
+    throw SourceError{t.column, "the program is for " + std::to_string(n) + " core" + (n == 1 ? "" : "s") + " but --cores asks for " +
+                                    std::to_string(state.requested_cores)};
 }
 
 // .core K: the lines up to the next .core are core K's, K = 0, 1, ... in order.
 void parse_core(AssemblyState& state, TokenCursor& cur, const Token& directive) {
   if (core_count(state.program) < 2) throw SourceError{directive.column, ".core needs a program for several cores: `.cores 2` first"};
+  if (state.body_started && state.current_core == TensorDecl::kShared && state.positions > 0)
+    throw SourceError{directive.column, ".core after instructions outside every section"};
   const Token& t = cur.peek();
   const int64_t k = require_integer(parse_expression(cur, state.scope()), t.column, "the core");
   expect_end(cur, "core");
@@ -92,6 +97,8 @@ void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int
   TokenCursor cur{tokens, 0};
   const Token& directive = cur.next();
   const std::string_view d = directive.text;
+  // Every core's reading of a program without sections takes these once (the first).
+  if (state.repeat && (d == "arch" || d == "cores" || d == "file")) return;
   if (d == "arch") return parse_arch(state, cur, directive, line);
   if (d == "equ") return parse_equ(state, cur);
   if (d == "cores") return parse_cores(state, cur, directive, line);

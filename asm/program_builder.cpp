@@ -265,7 +265,8 @@ bool ProgramBuilder::add(const Form& form, std::span<const GivenValue> values, u
 bool ProgramBuilder::set_cores(int cores) {
   const ArchSpec& arch = state_.spec.archs[static_cast<std::size_t>(state_.program.arch)];
   if (state_.body_started || state_.cores_line || cores < 1 || cores > arch.max_cores) return refuse();
-  if (cores > 1) state_.program.core_starts.assign(static_cast<std::size_t>(cores), 0);
+  state_.has_core_sections = true;  // the caller opens each core's section (begin_core)
+  state_.set_cores(cores);
   state_.cores_line = 1;
   return true;
 }

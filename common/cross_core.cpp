@@ -91,12 +91,21 @@ class Matcher {
     const CrossCoreOp* b = current(to);
     if (b == nullptr || spec_of(*b).cross_core != CrossCore::pair || operand(*b, "send_to_rank").integer != c) return std::nullopt;
     const auto fail = [&](const std::string& why) { out.failure = MeetingFailure{a.instruction.line, a.text_line, why}; };
-    const int64_t pipe_a = operand(a, "pipe_id").integer, pipe_b = operand(*b, "pipe_id").integer;
-    if (pipe_a != pipe_b)
-      fail(where(a) + " has pipe_id " + std::to_string(pipe_a) + " but " + where(*b) + ", its peer, has pipe_id " + std::to_string(pipe_b));
-    const std::string sent = shape_text(program_, operand(a, "src").view), received = shape_text(program_, operand(*b, "dst").view);
+    if (a.instruction.spec_index != b->instruction.spec_index) {
+      fail(where(a) + " meets " + where(*b) + "; both sides of an exchange are the same instruction");
+      return std::nullopt;
+    }
+    if (spec_of(a).find_operand("pipe_id") >= 0) {
+      const int64_t pipe_a = operand(a, "pipe_id").integer, pipe_b = operand(*b, "pipe_id").integer;
+      if (pipe_a != pipe_b)
+        fail(where(a) + " has pipe_id " + std::to_string(pipe_a) + " but " + where(*b) + ", its peer, has pipe_id " + std::to_string(pipe_b));
+    }
+    // sendrecv: a's src lands in b's dst; sendrecv_compute: b reduces a's src with its own (S16.2, S16.6).
+    const bool reduces = spec_of(a).find_operand("reduce_op") >= 0;
+    const std::string sent = shape_text(program_, operand(a, "src").view);
+    const std::string received = shape_text(program_, operand(*b, reduces ? "src" : "dst").view);
     if (!out.failure && sent != received)
-      fail(where(a) + " sends " + sent + " but " + where(*b) + " receives " + received);
+      fail(where(a) + " sends " + sent + " but " + where(*b) + (reduces ? " reduces it with " : " receives ") + received);
     if (out.failure) return std::nullopt;
     return Meeting{CrossCore::pair, {current_index(c), current_index(to)}};
   }

@@ -48,6 +48,14 @@ std::vector<CheckFailure> check_on_core(const Spec& spec, const Program& program
   if (is.cross_core == CrossCore::pair) {
     other_core("send_to_rank");
     other_core("recv_from_rank");
+    // NKI sendrecv_compute: src and dst "both in SBUF or both in private HBM".
+    const int src = is.find_operand("src"), dst = is.find_operand("dst");
+    const TensorDecl& s = program.tensors[static_cast<std::size_t>(ins.operands[static_cast<std::size_t>(src)].view.tensor)];
+    const TensorDecl& d = program.tensors[static_cast<std::size_t>(ins.operands[static_cast<std::size_t>(dst)].view.tensor)];
+    if (s.memory != d.memory) out.push_back({dst, "dst is in " + std::string(memory_name(d.memory)) + " and src in " + std::string(memory_name(s.memory)) + "; they are in one memory"});
+    for (const TensorDecl* t : {&s, &d})
+      if (t->memory == Memory::hbm && t->core == TensorDecl::kShared)
+        out.push_back({t == &s ? src : dst, "tensor '" + t->name + "' is shared HBM; " + is.name + " takes SBUF or the core's private HBM"});
     return out;
   }
   const int k = is.find_operand("cores");

@@ -55,9 +55,10 @@ py::str text(const std::string& bytes) {
   return py::reinterpret_steal<py::str>(s);
 }
 
-NativeProgram assemble_text(const py::bytes& source, const py::bytes& file) {
+// `cores`: nisa.assemble's cores= (--cores N; 0: not given), LANGUAGE.md 2.7.
+NativeProgram assemble_text(const py::bytes& source, const py::bytes& file, int cores) {
   const std::string text = source;
-  return {assemble_program(active_spec(), text, file)};
+  return {assemble_program(active_spec(), text, file, cores)};
 }
 
 NativeProgram decode_binary(const py::bytes& data, const py::bytes& file) {
@@ -65,8 +66,8 @@ NativeProgram decode_binary(const py::bytes& data, const py::bytes& file) {
   return {decode_program_bytes(active_spec(), std::vector<uint8_t>(bytes.begin(), bytes.end()), file)};
 }
 
-NativeProgram load_file(const py::bytes& path, const py::bytes& file) {
-  return {load_program_file(active_spec(), path, file)};
+NativeProgram load_file(const py::bytes& path, const py::bytes& file, int cores) {
+  return {load_program_file(active_spec(), path, file, cores)};
 }
 
 // "[4, 8]": a declared shape as the .nasm source writes it.
@@ -432,6 +433,7 @@ py::list tensor_list(const NativeProgram& native) {
     t["shape"] = d.shape;
     t["role"] = std::string(role_name(d.role));
     t["line"] = d.line;
+    t["core"] = d.core == TensorDecl::kShared ? py::object(py::none()) : py::object(py::int_(d.core));
     out.append(t);
   }
   return out;
@@ -478,6 +480,7 @@ PYBIND11_MODULE(_nisa, m) {
       .def_property_readonly("tensors", &tensor_list)
       .def_property_readonly("file", [](const NativeProgram& p) { return py::bytes(p.loaded->program.file); })
       .def_property_readonly("instruction_count", [](const NativeProgram& p) { return p.loaded->instruction_count(); })
+      .def_property_readonly("cores", [](const NativeProgram& p) { return core_count(p.loaded->program); })
       .def("to_nbin",
            [](const NativeProgram& p) {
              const std::vector<uint8_t> bytes =
@@ -488,9 +491,9 @@ PYBIND11_MODULE(_nisa, m) {
         return text(with_model(p, [](const Program& model) { return disassemble(active_spec(), model); }));
       });
   define_build_recorded(m);  // nisa.nki's recording made a program without text (recorded_program.cpp)
-  m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
+  m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"), py::arg("cores") = 0);
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
-  m.def("load", &load_file, py::arg("path"), py::arg("file"));
+  m.def("load", &load_file, py::arg("path"), py::arg("file"), py::arg("cores") = 0);
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false,
         py::arg("print_file") = py::bytes(), py::arg("print_write") = py::none());

@@ -1,9 +1,7 @@
 // sendrecv src, dst, send_to_rank, recv_from_rank, pipe_id, dma_engine (DMA;
 // SEMANTICS S16.2): between two cores, each side's src goes to the other
-// side's dst. A step cannot do that alone (the other side lives on another
-// core's machine), so its kernel does nothing and the multi-core run calls
-// sendrecv_exchange with both sides' steps when they meet (core_run.cpp).
-// --strict sees src read and dst written at the step, as for any instruction.
+// side's dst, bits exact, when the two meet (sendrecv.hpp). --strict sees src
+// read and dst written at the step, as for any instruction.
 #include "sendrecv.hpp"
 
 #include <cstring>
@@ -32,22 +30,25 @@ void scatter(const TileAccess& t, const std::vector<uint8_t>& in) {
     for (int64_t i = 0; i < t.elements; ++i, from += size) std::memcpy(element_address(t, p, i), from, size);
 }
 
-void meets_elsewhere(const Step&, Machine&) {}
-
-void decode(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::src)});
-  s.run = meets_elsewhere;
-}
-
-}  // namespace
-
-void sendrecv_exchange(const Step& a, const Step& b) {
+// Both sources are read before either destination is written, so a side
+// whose dst is its src swaps.
+void exchange(const Step& a, const Step& b) {
   std::vector<uint8_t> from_a, from_b;
   gather(*a.in[0], from_a);
   gather(*b.in[0], from_b);
   scatter(*b.dst, from_a);
   scatter(*a.dst, from_b);
 }
+
+void meets_elsewhere(const Step&, Machine&) {}
+
+void decode(const DecodeContext& c, Step& s) {
+  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::src)});
+  s.set_params(PairParams{exchange});
+  s.run = meets_elsewhere;
+}
+
+}  // namespace
 
 const InstructionSemantics sendrecv_semantics{decode};
 

@@ -1,14 +1,21 @@
-// sendrecv's exchange (SEMANTICS S16.2), which the run of a program for
-// several cores performs when both sides have arrived (core_run.hpp).
+// What the two sides of a sendrecv pair (sendrecv, sendrecv_compute; spec
+// cross_core "pair") do when they meet (SEMANTICS S16.2, S16.6). A side's
+// step cannot do it alone (the other side lives on another core's machine),
+// so its kernel does nothing and the multi-core run (core_run.cpp) calls
+// meet_pair with both sides' steps.
 #pragma once
 #include "step.hpp"
 
 namespace nisa {
 
-// Steps `a` and `b`, the two sides of one sendrecv (decoded on their own
-// cores): a's src lands in b's dst and b's src in a's dst, bits exact. Both
-// sources are read before either destination is written, so a side whose
-// dst is its src swaps.
-void sendrecv_exchange(const Step& a, const Step& b);
+// The parameters of a pair's step: its meeting, and sendrecv_compute's operator.
+struct PairParams {
+  void (*meet)(const Step& a, const Step& b) = nullptr;
+  AluOp op = AluOp::add;
+  uint8_t unused[7] = {};  // no padding bytes (steps are compared byte for byte)
+};
+
+// Steps `a` and `b`, the two sides of one pair, decoded on their own cores.
+inline void meet_pair(const Step& a, const Step& b) { a.params<PairParams>().meet(a, b); }
 
 }  // namespace nisa

@@ -20,7 +20,7 @@ void run_cores(std::vector<CoreSteps>& cores, const std::vector<CrossCoreOp>& op
     if (m.kind == CrossCore::pair) {
       const CrossCoreOp& a = ops[m.ops[0]];
       const CrossCoreOp& b = ops[m.ops[1]];
-      sendrecv_exchange(cores[static_cast<std::size_t>(a.core)].step_at(a.position), cores[static_cast<std::size_t>(b.core)].step_at(b.position));
+      meet_pair(cores[static_cast<std::size_t>(a.core)].step_at(a.position), cores[static_cast<std::size_t>(b.core)].step_at(b.position));
     }
   }
   for (std::size_t c = 0; c < cores.size(); ++c) cores[c].run(next[c], cores[c].positions.end);
