@@ -9,6 +9,10 @@ core 0 matching the k-th of core 1:
     the other core (any dtype, bits with NaN payloads and -0, any partition
     start, the two sides at different starts, sometimes dst = src, pipe_id and
     dma_engine random), then stores what it received to a shared output;
+  - a sendrecv_compute: each core reduces its tile with the other core's
+    (add, maximum, minimum), in SBUF or in its private HBM, sometimes into
+    another dtype, and stores the result (outputs x_red*: arithmetic, so a
+    NaN's payload is open, S2.1);
   - a hand-over: one core writes a shared HBM tensor, both meet at a
     core_barrier over it (cores in NKI's spellings, the engine random), then
     the other core reads it back and stores it;
@@ -32,8 +36,10 @@ BODY_BLOCKS = (1, 4)
 BODY_WEIGHTS = {"emit_core_barrier": 0.0}
 EXCHANGE_DTYPES = ["f32", "bf16", "f16", "fp8e4m3", "fp8e5m2", "i32", "i16", "u8", "i8", "u32"]
 BARRIER_CORES = ["[0, 1]", "[1, 0]", "[0, 1, 2, 3]"]  # (0, 1) in NKI's spellings; cores the program lacks are not waited for
-FEATURES = ["sendrecv", "sendrecv in place", "sendrecv at two partition starts", "gpsimd_dma", "hand-over 0 to 1",
+FEATURES = ["sendrecv", "sendrecv in place", "sendrecv at two partition starts", "gpsimd_dma", "sendrecv_compute",
+            "sendrecv_compute in private HBM", "sendrecv_compute into another dtype", "hand-over 0 to 1",
             "hand-over 1 to 0", "solo barrier", "two-dimensional tile"]
+REDUCE_DTYPES = ["f32", "bf16", "f16", "fp8e4m3", "i32", "i16", "u8"]
 
 _NAME = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
 
@@ -149,6 +155,40 @@ class Events:
                                      f"recv_from_rank={1 - core}, pipe_id={pipe}{tail}",
                                      f"dma_copy dst={out}, src={dst}"])
 
+    def sendrecv_compute(self):
+        b = self.b
+        dtype, op = b.pick(REDUCE_DTYPES), b.pick(["add", "maximum", "minimum"])
+        out_dtype = dtype
+        if b.chance(0.25):
+            out_dtype = b.pick(REDUCE_DTYPES)
+            self.features.add("sendrecv_compute into another dtype")
+        count, free = self.tile_shape()
+        in_hbm = b.chance(0.3)
+        self.features.add("sendrecv_compute")
+        if in_hbm:
+            self.features.add("sendrecv_compute in private HBM")
+        shape = [count] + free
+        for core in (0, 1):
+            values = self.values(dtype, count, free)
+            if op != "add":  # S2.1 leaves the sign of a zero from maximum/minimum open
+                values[values == 0] = 0.5
+            source = self.hbm("in", dtype, shape, "input", values)
+            out = self.hbm("red", out_dtype, shape, "output")
+            src, dst = self.name("cs"), self.name("cd")
+            if in_hbm:  # the core's private HBM (LANGUAGE.md 2.7: scratch in its section)
+                self.section[core] += [f".hbm {src} {dtype} [{', '.join(map(str, shape))}] scratch",
+                                       f".hbm {dst} {out_dtype} [{', '.join(map(str, shape))}] scratch"]
+                src_view, dst_view = src, dst
+            else:
+                start = int(b.rng.integers(0, 129 - count))
+                tile = "[" + ", ".join(map(str, [128] + free)) + "]"
+                self.section[core] += [f".sbuf {src} {dtype} {tile}", f".sbuf {dst} {out_dtype} {tile}"]
+                src_view, dst_view = self.view(src, start, count, free), self.view(dst, start, count, free)
+            self.lines[core].append([f"dma_copy dst={src_view}, src={source}",
+                                     f"sendrecv_compute src={src_view}, dst={dst_view}, send_to_rank={1 - core}, "
+                                     f"recv_from_rank={1 - core}, reduce_op={op}",
+                                     f"dma_copy dst={out}, src={dst_view}"])
+
     def hand_over(self):
         b = self.b
         dtype = b.pick(EXCHANGE_DTYPES)
@@ -197,7 +237,8 @@ def build(seed):
     bodies = [body(gen_programs.program_seed(seed, k), arch, k) for k in (0, 1)]
     ev = Events(rng, arch)
     for _ in range(int(rng.integers(1, 5))):
-        ev.sendrecv() if ev.b.chance(0.6) else ev.hand_over()
+        r = ev.b.rng.random()
+        ev.sendrecv() if r < 0.45 else ev.sendrecv_compute() if r < 0.7 else ev.hand_over()
     lines = [list(ev.lines[0]), list(ev.lines[1])]
     for core in (0, 1):
         if ev.b.chance(0.2):  # on this core only: it does not change the matching of the others

@@ -15,6 +15,9 @@ The cores run until each waits at a cross-core instruction, then meet:
     which sends back to c. Both sides agree on pipe_id, on the shape
     (partitions, elements per partition) and on the dtype. Both srcs are
     read before either dst is written; dst takes the peer's src bits.
+  - sendrecv_compute (S16.6) meets the other core's as sendrecv does; each
+    side's dst is reduce_op(its src, the other's src), the two srcs of one
+    shape and dtype.
   - core_barrier (S16.3): the cores it names that the program has, and the
     core running it, wait for each other; it reads and writes nothing.
 Which core runs while the others wait is the schedule: "in_order" (the
@@ -27,8 +30,12 @@ for (the model's own view: nisa's messages are checked by the golden tests).
 """
 import numpy as np
 
+import nasm_reader
 from instructions import SEMANTICS
 from ref_machine import Machine
+
+# {mnemonic: "pair" | "barrier"}: the spec's cross-core instructions (isa.json cross_core)
+CROSS_CORE = {name: i["cross_core"] for name, i in nasm_reader.INSTRUCTIONS.items() if i.get("cross_core")}
 
 
 class ModelError(Exception):
@@ -72,7 +79,8 @@ def _participants(prog, ins, core):
 
 
 def _shape(m, view):
-    return view.part_count, int(np.prod(view.counts[1:], dtype=np.int64)), m.dtype(view)
+    """What must agree across a meeting (S16.2): the view's shape and dtype."""
+    return tuple(view.counts), m.dtype(view)
 
 
 class Run:
@@ -89,7 +97,7 @@ class Run:
 
     def waits(self, c):
         ins = self.next(c)
-        return ins is not None and ins.mnemonic in ("sendrecv", "core_barrier")
+        return ins is not None and ins.mnemonic in CROSS_CORE
 
     def movable(self):
         return [c for c in range(self.prog.cores) if self.next(c) is not None and not self.waits(c)]
@@ -110,12 +118,15 @@ class Run:
             if not self.waits(c):
                 continue
             ins = self.next(c)
-            if ins.mnemonic == "sendrecv":
+            if CROSS_CORE[ins.mnemonic] == "pair":
                 to, frm = ins.ops["send_to_rank"], ins.ops["recv_from_rank"]
                 if to != frm or to == c or to >= self.prog.cores:
-                    raise ModelError(f"core {c}, line {ins.line}: sendrecv sends to {to}, receives from {frm}")
-                if self.waits(to) and self.next(to).mnemonic == "sendrecv" and self.next(to).ops["send_to_rank"] == c:
-                    return "sendrecv", [c, to]
+                    raise ModelError(f"core {c}, line {ins.line}: {ins.mnemonic} sends to {to}, receives from {frm}")
+                peer = self.next(to) if self.waits(to) else None
+                if peer is not None and CROSS_CORE[peer.mnemonic] == "pair" and peer.ops["send_to_rank"] == c:
+                    if peer.mnemonic != ins.mnemonic:
+                        raise ModelError(f"core {c}, line {ins.line}: {ins.mnemonic} meets {peer.mnemonic} (line {peer.line})")
+                    return ins.mnemonic, [c, to]
             else:
                 # Each participant at a barrier with these participants (a core waiting at
                 # one that names only itself meets alone first).
@@ -127,18 +138,19 @@ class Run:
 
     def meet(self, kind, cores):
         lines = [self.next(c).line for c in cores]
-        if kind == "sendrecv":
+        if kind != "core_barrier":
             a, b = cores
             ia, ib = self.next(a), self.next(b)
             ma, mb = self.m[a], self.m[b]
-            if ia.ops["pipe_id"] != ib.ops["pipe_id"]:
-                raise ModelError(f"sendrecv lines {ia.line} (core {a}) and {ib.line} (core {b}): "
-                                 f"pipe_id {ia.ops['pipe_id']} and {ib.ops['pipe_id']}")
-            for (ms, src), (md, dst) in (((ma, ia.ops["src"]), (mb, ib.ops["dst"])),
-                                         ((mb, ib.ops["src"]), (ma, ia.ops["dst"]))):
+            where = f"{kind} lines {ia.line} (core {a}) and {ib.line} (core {b})"
+            if ia.ops.get("pipe_id") != ib.ops.get("pipe_id"):
+                raise ModelError(f"{where}: pipe_id {ia.ops['pipe_id']} and {ib.ops['pipe_id']}")
+            # sendrecv: each src lands in the other's dst; sendrecv_compute: the srcs meet each other.
+            received = "src" if kind == "sendrecv_compute" else "dst"
+            for (ms, src), (md, dst) in (((ma, ia.ops["src"]), (mb, ib.ops[received])),
+                                         ((mb, ib.ops["src"]), (ma, ia.ops[received]))):
                 if _shape(ms, src) != _shape(md, dst):
-                    raise ModelError(f"sendrecv lines {ia.line} (core {a}) and {ib.line} (core {b}): "
-                                     f"src {_shape(ms, src)} and the peer's dst {_shape(md, dst)}")
+                    raise ModelError(f"{where}: src {_shape(ms, src)} and the peer's {received} {_shape(md, dst)}")
             # Both sources read before either destination is written (a dst may be its own src).
             ma.incoming = mb.read_raw(ib.ops["src"], check=False)
             mb.incoming = ma.read_raw(ia.ops["src"], check=False)

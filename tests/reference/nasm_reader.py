@@ -418,6 +418,8 @@ def _process(lines, prog, env):
         i += 1
         if not text:
             continue
+        if prog.current_core is not None:  # in a section, `core` is its number (LANGUAGE.md 2.7)
+            env["core"] = prog.current_core
         head, _, rest = text.partition(" ")
         rest = rest.strip()
         if head == ".rept":
@@ -441,6 +443,7 @@ def _process(lines, prog, env):
             env[name] = evaluate(expr, env)
         elif head == ".cores":
             prog.cores = int(evaluate(rest, env))
+            env.setdefault("core", 0)  # each core's pass of a program without sections sets its own
         elif head == ".core":
             _open_section(prog, int(evaluate(rest, env)))
         elif head in (".hbm", ".sbuf", ".psum"):
@@ -453,12 +456,29 @@ def _process(lines, prog, env):
             raise ValueError(f"line {line_no}: unknown line {text!r}")
 
 
-def read_program(text):
-    prog = Program()
+def _read(lines, cores, core):
+    prog = Program(cores=cores or 1)
+    _process(lines, prog, {} if cores is None and core is None else {"core": core or 0})
+    return prog
+
+
+def read_program(text, cores=None):
+    """The program of `text`; `cores`: `--cores N` (LANGUAGE.md 2.7), for a text
+    without `.cores`. A program for several cores without `.core` lines is every
+    core's program: read once per core with `core` its number, the HBM tensors
+    (declared once, not depending on `core`) shared, the rest the core's own."""
     lines = [(n + 1, strip_comment(t)) for n, t in enumerate(text.splitlines())]
     # A mnemonic may be followed by a tab rather than a space.
     lines = [(n, re.sub(r"^(\S+)\s+", r"\1 ", t)) for n, t in lines]
-    _process(lines, prog, {})
+    prog = _read(lines, cores, None)
+    if prog.cores > 1 and not prog.sections:
+        for k in range(prog.cores):
+            own = _read(lines, cores, k)
+            section = Program(prog.arch, own.decls, own.instrs)
+            for d in own.decls.values():
+                d.core = None if d.memory == "hbm" else k
+            prog.sections.append(section)
+        prog.decls = {name: d for name, d in prog.sections[0].decls.items() if d.memory == "hbm"}
     if prog.cores > 1:
         _open_section(prog, prog.cores - 1)  # sections never opened: no instructions
         prog.current_core = None

@@ -10,7 +10,8 @@ For each program (gen_multicore.py): the model runs it under its in-order
 schedule and under a seeded random one, which must agree (the program is race
 free, so no interleaving may change a byte); nisa runs it as text, as its
 .nbin, as its `nisa dis` text, or with --strict (in turn), and every output is
-compared with the model's: the event outputs (x_*) bit for bit, the random
+compared with the model's: the event outputs (x_*) bit for bit (a NaN's
+payload only where bits were copied, not from sendrecv_compute's arithmetic), the random
 bodies' outputs within gen_programs' tolerance (nisa diff). With --strict, the
 first hazard of one of the cores must be nisa's fault line, or no fault.
 --check-features fails when some kind of event (gen_multicore.FEATURES) never
@@ -101,7 +102,7 @@ def check(nisa, folder, inputs, expected, hazards, form, own_bits, exact):
     for name, want in expected.items():
         got = np.load(os.path.join(folder, "out", name + ".npy"))
         if name in exact:
-            problem = different_bits(name, got, want, own_bits[name])
+            problem = different_bits(name, got, want, own_bits[name] and not name.startswith("x_red"))
             if problem:
                 return report + problem
     diff, report = run([nisa, "diff", "expected", "out", "--rtol", str(RTOL), "--atol", str(ATOL)], folder)

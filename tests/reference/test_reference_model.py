@@ -489,6 +489,25 @@ dma_copy dst=y, src=u
             out, _ = nki_ref.multicore.run(nki_ref.nasm_reader.read_program(racy), {"a": a}, schedule=schedule)
             np.testing.assert_array_equal(out["y"], want)
 
+    def test_a_program_without_sections_is_every_cores(self):  # LANGUAGE.md 2.7: `core` is its number
+        text = """
+.hbm  a f32 [4, 2] input
+.hbm  y f32 [4, 2] output
+.sbuf t f32 [2, 2]
+dma_copy dst=t, src=a[core * 2:core * 2 + 2, :]
+tensor_scalar dst=t, data=t, op0=add, operand0=100 * core
+dma_copy dst=y[core * 2:core * 2 + 2, :], src=t
+"""
+        a = np.arange(8, dtype=np.float32).reshape(4, 2)
+        for cores, form in ((2, text), (None, ".arch trn2\n.cores 2\n" + text)):
+            prog = nki_ref.nasm_reader.read_program(form, cores=cores)
+            self.assertEqual((prog.cores, len(prog.sections), sorted(prog.decls)), (2, 2, ["a", "y"]))
+            self.assertEqual([d.core for d in prog.sections[1].decls.values()], [None, None, 1])
+            out, _ = nki_ref.multicore.run(prog, {"a": a})
+            np.testing.assert_array_equal(out["y"], a + [[0], [0], [100], [100]])
+        one = nki_ref.nasm_reader.read_program(text, cores=1)  # `core` is 0
+        self.assertEqual((one.cores, len(one.instrs)), (1, 3))
+
     def test_meetings_that_cannot_happen(self):  # S16.2, S16.3: an error, never a hang
         one_sided = self.SWAP.replace(".rept K, 2", ".rept K, 1")
         with self.assertRaisesRegex(nki_ref.multicore.ModelError, "core 0 at sendrecv .*core 1 has finished"):
