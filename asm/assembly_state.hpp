@@ -132,8 +132,11 @@ struct AssemblyState {
   // The names in scope (for "did you mean"); a core's section does not see
   // the other cores' tensors.
   std::vector<std::string> tensor_names() const {
-    std::vector<std::string> out;
-    for (const auto& [name, index] : tensor_index) out.push_back(name);
+    std::vector<std::string> out;  // in declaration order (the first of equally close names is suggested)
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      const auto it = tensor_index.find(program.tensors[i].name);
+      if (it != tensor_index.end() && it->second == static_cast<int>(i)) out.push_back(it->first);
+    }
     return out;
   }
   // Why `name` is unknown when another core declares it (LANGUAGE.md 2.7), else "".

@@ -111,7 +111,10 @@ class Matcher {
   }
 
   // NKI 0.6 core_barrier: every core named meets at its next barrier, which names the same cores.
-  std::optional<Meeting> barrier_at(int c, CoreMeetings& out) {
+  // A core waiting at a barrier for other cores (one naming only itself, taken
+  // alone) is not a mismatch yet: its own barrier may come first; if nothing
+  // can move, stuck() names what each waits for.
+  std::optional<Meeting> barrier_at(int c, CoreMeetings&) {
     const CrossCoreOp& a = *current(c);
     const std::vector<int32_t> named = barrier_cores(program_, operand(a, "cores").list, c);
     if (named.front() != c) return std::nullopt;  // taken from its lowest core
@@ -119,10 +122,7 @@ class Matcher {
     for (const int32_t d : named) {
       const CrossCoreOp* b = current(d);
       if (b == nullptr || spec_of(*b).cross_core != CrossCore::barrier) return std::nullopt;
-      if (barrier_cores(program_, operand(*b, "cores").list, d) != named) {
-        out.failure = MeetingFailure{a.instruction.line, a.text_line, where(a) + " and " + where(*b) + " name different cores"};
-        return std::nullopt;
-      }
+      if (barrier_cores(program_, operand(*b, "cores").list, d) != named) return std::nullopt;
       m.ops.push_back(current_index(d));
     }
     return m;

@@ -148,7 +148,8 @@ TensorDecl read_tensor(ByteReader& r, const Program& p) {
   at = r.pos;
   // 0: shared; k + 1: core k's (LANGUAGE.md 2.7).
   const uint64_t core = r.u8("tensor core");
-  if (core > static_cast<uint64_t>(core_count(p))) r.fail("tensor " + t.name + ": core " + std::to_string(core) + " of a program for " + std::to_string(core_count(p)), at);
+  if (core > static_cast<uint64_t>(core_count(p)))
+    r.fail("tensor " + t.name + ": core " + std::to_string(core - 1) + " in a program for " + std::to_string(core_count(p)) + (core_count(p) == 1 ? " core" : " cores"), at);
   t.core = static_cast<int32_t>(core) - 1;
   for (const TensorDecl& o : p.tensors)
     if (o.name == t.name && (o.core == t.core || o.core == TensorDecl::kShared || t.core == TensorDecl::kShared))
