@@ -151,6 +151,7 @@ class Matcher {
 
 std::vector<int32_t> barrier_cores(const Program& program, const std::vector<int32_t>& named, int core) {
   std::vector<int32_t> out{core};
+  if (std::find(named.begin(), named.end(), core) == named.end()) return out;  // not a party to it
   for (const int32_t d : named)
     if (d < core_count(program) && d != core) out.push_back(d);
   std::sort(out.begin(), out.end());

@@ -45,9 +45,11 @@ struct CoreMeetings {
   std::optional<MeetingFailure> failure;
 };
 
-// The cores a core_barrier run by `core` waits with: those its cores operand
-// names that the program has, and `core` itself (NKI kernels pass
-// cores=(0, 1) at LNC=1 too, and (0,)), sorted.
+// The cores a core_barrier run by `core` waits with, sorted: those its cores
+// operand names that the program has, `core` among them (NKI kernels pass
+// cores=(0, 1) at LNC=1 too); only `core` itself, a barrier that waits for no
+// one, when `cores` does not name it (nki-library passes cores=(0,) on both
+// cores).
 std::vector<int32_t> barrier_cores(const Program& program, const std::vector<int32_t>& named, int core);
 
 // `ops` in position order (so each core's in program order); last_line[k]:

@@ -56,8 +56,26 @@ std::vector<CheckFailure> check_on_core(const Spec& spec, const Program& program
     for (const TensorDecl* t : {&s, &d})
       if (t->memory == Memory::hbm && t->core == TensorDecl::kShared)
         out.push_back({t == &s ? src : dst, "tensor '" + t->name + "' is shared HBM; " + is.name + " takes SBUF or the core's private HBM"});
+    // NKI 0.6 sendrecv: dma_engine=gpsimd_dma moves at most 1024 bytes per
+    // partition of 4-byte dtypes, 512 of 2-byte and 256 of 1-byte: 256 elements.
+    const int engine = is.find_operand("dma_engine");
+    const auto engine_name = [&] {
+      const EnumSpec& e = spec.enums[static_cast<std::size_t>(is.operands[static_cast<std::size_t>(engine)].enum_id)];
+      return e.values[static_cast<std::size_t>(ins.operands[static_cast<std::size_t>(engine)].integer)].name;
+    };
+    if (engine >= 0 && engine_name() == "gpsimd_dma") {
+      const int64_t elements = view_elements_per_partition(ins.operands[static_cast<std::size_t>(src)].view);
+      if (elements > 256)
+        out.push_back({engine, "dma_engine=gpsimd_dma moves at most 256 elements per partition (1024 bytes of a 4-byte dtype, 512 of 2-byte, "
+                               "256 of 1-byte); src has " + std::to_string(elements)});
+    }
     return out;
   }
+  // NKI 0.6 core_barrier: data "must be data in shared HBM".
+  const int data = is.find_operand("data");
+  const TensorDecl& shared = program.tensors[static_cast<std::size_t>(ins.operands[static_cast<std::size_t>(data)].view.tensor)];
+  if (shared.core != TensorDecl::kShared)
+    out.push_back({data, "tensor '" + shared.name + "' is core " + std::to_string(shared.core) + "'s private HBM; core_barrier's data is shared HBM"});
   const int k = is.find_operand("cores");
   const std::vector<int32_t>& named = ins.operands[static_cast<std::size_t>(k)].list;
   // NKI 0.7 core_barrier: cores=(0, 1) "applies at LNC degree 1 and 2"; a

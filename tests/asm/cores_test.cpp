@@ -125,13 +125,14 @@ TEST_CASE("a side whose peer never comes, and sides that disagree, fail with bot
         "sendrecv of core 0 (line 7) sends to core 1 but receives from core 0; nisa pairs each exchange between two cores");
 }
 
-TEST_CASE("barrier participants: the core running it and the named cores the program has") {
+TEST_CASE("barrier participants: the named cores the program has, when they name the core running it") {
   const Program one = asm_test::assemble_ok(".arch trn2\n.hbm h f32 [4, 4] output\ncore_barrier data=h, cores=[0, 1]\n");
   const Program two = asm_test::assemble_ok(kTwoCores);
   CHECK(nisa::barrier_cores(one, {0, 1}, 0) == std::vector<int32_t>{0});
   CHECK(nisa::barrier_cores(two, {0, 1}, 0) == std::vector<int32_t>{0, 1});
   CHECK(nisa::barrier_cores(two, {1, 0, 5}, 1) == std::vector<int32_t>{0, 1});
-  CHECK(nisa::barrier_cores(two, {0}, 1) == std::vector<int32_t>{0, 1});  // core 1 runs it: it takes part
+  CHECK(nisa::barrier_cores(two, {0}, 1) == std::vector<int32_t>{1});  // not naming core 1: it waits for no one
+  CHECK(nisa::barrier_cores(two, {0}, 0) == std::vector<int32_t>{0});  // cores=(0,) on core 0 waits for no one
   CHECK(nisa::barrier_cores(two, {1}, 1) == std::vector<int32_t>{1});
 
   // At one core, cores=(0, 1) (as NKI kernels pass it at LNC=1) waits for no one: a meeting of core 0 alone.

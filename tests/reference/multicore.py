@@ -18,8 +18,9 @@ The cores run until each waits at a cross-core instruction, then meet:
   - sendrecv_compute (S16.6) meets the other core's as sendrecv does; each
     side's dst is reduce_op(its src, the other's src), the two srcs of one
     shape and dtype.
-  - core_barrier (S16.3): the cores it names that the program has, and the
-    core running it, wait for each other; it reads and writes nothing.
+  - core_barrier (S16.3): the cores it names that the program has wait for
+    each other when it names the core running it; one that does not name it
+    waits for no one. It reads and writes nothing.
 Which core runs while the others wait is the schedule: "in_order" (the
 lowest core that can move runs until it waits) or a seeded random one
 (any core that can move takes one step). A program whose cores never touch
@@ -73,8 +74,11 @@ def machines(prog, inputs, machine_class=Machine):
 
 
 def _participants(prog, ins, core):
-    """The cores a core_barrier of `core` waits with (S16.3): itself and those
-    named that the program has (NKI 0.7: cores=(0, 1) applies at LNC 1 and 2)."""
+    """The cores a core_barrier of `core` waits with (S16.3): those named that
+    the program has (NKI 0.7: cores=(0, 1) applies at LNC 1 and 2), when they
+    name `core`; else `core` alone (nki-library passes cores=(0,) on both)."""
+    if core not in ins.ops["cores"]:
+        return [core]
     return sorted({core} | {c for c in ins.ops["cores"] if c < prog.cores})
 
 
