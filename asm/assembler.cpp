@@ -211,7 +211,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
 }
 
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink,
-                        const AssembleLimits& limits) {
+                        const AssembleLimits& limits, int cores) {
   if (source.size() > UINT32_MAX) {
     AssembleResult too_large;
     too_large.diagnostics.push_back(Diagnostic{file_name, 0, 0, "the source is larger than 4 GiB", "", 0});
@@ -220,12 +220,15 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   // First pass, as the lines are found: lexer errors, and which lines are
   // .rept / .endr / nothing.
   std::vector<LineKind> kinds;
+  bool has_cores = false, has_core_sections = false;  // some line is .cores / .core
   std::vector<Token> first_pass_tokens;
   std::vector<std::pair<int, SourceError>> lexer_errors;
   const SourceLines lines(source, [&](std::size_t i, std::string_view line) {
     try {
       check_line_tokens(line, first_pass_tokens);
       kinds.push_back(classify(first_pass_tokens));
+      has_cores = has_cores || is_directive(first_pass_tokens, "cores");
+      has_core_sections = has_core_sections || is_directive(first_pass_tokens, "core");
     } catch (SourceError& e) {
       kinds.push_back(LineKind::skip);
       // Each on its own line, so distinct: beyond the cap the list ignores them.
@@ -242,8 +245,28 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   driver.state.program.arch = spec.default_arch;
   driver.state.program.file = file_name;
   driver.match_repts();
+  AssemblyState& state = driver.state;
+  state.requested_cores = cores;
+  state.has_core_sections = has_core_sections;
+  if (cores > 0 && !has_cores) {
+    const ArchSpec& arch = spec.archs[static_cast<std::size_t>(state.program.arch)];
+    if (cores > arch.max_cores) diags.error(0, 0, "--cores " + std::to_string(cores) + ": arch " + arch.name + " runs at most " + std::to_string(arch.max_cores));
+    else state.set_cores(cores);
+  }
   driver.run(0, lines.size());
-  if (!driver.stopped && !diags.full()) driver.allocate();
+  // LANGUAGE.md 2.7: the lines of a program without sections, once more for each other core.
+  for (int32_t core = 1; state.spmd && core < core_count(state.program) && !driver.stopped && diags.empty(); ++core) {
+    state.repeat = true;
+    state.begin_core(core);
+    state.next_loc.reset();
+    driver.run(0, lines.size());
+  }
+  if (!driver.stopped && !diags.full()) {
+    // Only of a program without other errors: a refused sendrecv would leave its peer unmet.
+    const std::optional<MeetingFailure> f = driver.state.finish_cores();
+    if (f && diags.empty()) diags.error(static_cast<int>(f->text_line), 1, f->message);
+    driver.allocate();
+  }
 
   AssembleResult result;
   result.diagnostics = diags.take();

@@ -66,7 +66,10 @@ class InstructionSink {
 // The same, but each accepted instruction goes to `sink` instead of
 // result.program.instructions, which stays empty: `nisa asm` encodes
 // instructions as they come and never holds the program model of a long file.
+// `cores` (nisa asm/run --cores N; 0: not given): the core count of a
+// program without `.cores` (LANGUAGE.md 2.7); a program with `.cores` must
+// say the same.
 AssembleResult assemble(const Spec& spec, std::string_view source, const std::string& file_name, InstructionSink* sink,
-                        const AssembleLimits& limits = {});
+                        const AssembleLimits& limits = {}, int cores = 0);
 
 }  // namespace nisa

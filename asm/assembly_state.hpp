@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "assembler.hpp"
+#include "cross_core.hpp"
 #include "expression.hpp"
 #include "program.hpp"
 #include "program_check.hpp"
@@ -46,6 +47,21 @@ struct AssemblyState {
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc
   InstructionSink* sink = nullptr;  // set: instructions go here, not into program.instructions
+  // LANGUAGE.md 2.7: `.cores N` (line, 0 if none) and the `.core K` section
+  // being read (TensorDecl::kShared before the first); positions = the
+  // instructions taken so far; the cross-core ops, matched at the end.
+  int cores_line = 0;
+  int requested_cores = 0;       // --cores N (0: not given)
+  bool has_core_sections = false;  // some line is a .core directive (the first pass's finding)
+  // A program for several cores without .core sections: its lines are every
+  // core's, read once per core with `core` = its number (LANGUAGE.md 2.7);
+  // `repeat`: a reading after the first (directives already taken are skipped,
+  // HBM declarations are the first reading's).
+  bool spmd = false;
+  bool repeat = false;
+  int32_t current_core = TensorDecl::kShared;
+  std::size_t positions = 0;
+  CrossCoreCollector cross_core;
 
   // Buffers reused by every instruction line, so that a line allocates nothing.
   Instruction scratch_instruction;
@@ -77,10 +93,58 @@ struct AssemblyState {
     string_index.emplace(std::string(text), index);
     return index;
   }
+  // `.core K`: the names of the section before it go out of scope
+  // (LANGUAGE.md 2.7: each core's tensors are its own).
+  void begin_core(int32_t core) {
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      const TensorDecl& t = program.tensors[i];
+      if (t.core != TensorDecl::kShared && t.core == current_core) tensor_index.erase(t.name);
+    }
+    for (uint64_t& start : program.core_starts)
+      if (&start - program.core_starts.data() >= core) start = positions;
+    current_core = core;
+    constants["core"] = ExprValue::integer(core);  // LANGUAGE.md 2.7: the number of the core whose lines these are
+  }
+  // Sets a program for `cores` cores; without .core sections its lines are every core's.
+  void set_cores(int cores) {
+    if (cores > 1) program.core_starts.assign(static_cast<std::size_t>(cores), 0);
+    spmd = cores > 1 && !has_core_sections;
+    if (spmd) begin_core(0);
+    if (cores == 1) constants["core"] = ExprValue::integer(0);  // a count was given: `core` is a name
+  }
+  // After the last line: sections never opened are empty; why the cores'
+  // meetings cannot all happen (SEMANTICS S16), if they cannot.
+  std::optional<MeetingFailure> finish_cores() {
+    for (std::size_t k = 0; k < program.core_starts.size(); ++k)
+      if (static_cast<int32_t>(k) > current_core) program.core_starts[k] = positions;
+    if (core_count(program) < 2) return std::nullopt;
+    return cross_core.match(spec, program).failure;
+  }
+  // The core an instruction read now runs on.
+  int instruction_core() const { return current_core == TensorDecl::kShared ? 0 : current_core; }
+  // Takes a checked instruction (the sink, or the program's list).
+  void take_instruction(const Instruction& ins, uint32_t text_line) {
+    cross_core.add(spec, instruction_core(), positions, ins, text_line);
+    ++positions;
+    if (sink) sink->add(program, ins);
+    else program.instructions.push_back(ins);
+  }
+  // The names in scope (for "did you mean"); a core's section does not see
+  // the other cores' tensors.
   std::vector<std::string> tensor_names() const {
-    std::vector<std::string> out;
-    for (const auto& t : program.tensors) out.push_back(t.name);
+    std::vector<std::string> out;  // in declaration order (the first of equally close names is suggested)
+    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+      const auto it = tensor_index.find(program.tensors[i].name);
+      if (it != tensor_index.end() && it->second == static_cast<int>(i)) out.push_back(it->first);
+    }
     return out;
+  }
+  // Why `name` is unknown when another core declares it (LANGUAGE.md 2.7), else "".
+  std::string other_core_note(std::string_view name) const {
+    for (const TensorDecl& t : program.tensors)
+      if (t.name == name && t.core != current_core && t.core != TensorDecl::kShared)
+        return " here: tensor '" + t.name + "' is core " + std::to_string(t.core) + "'s, and a core reaches only its own tensors and shared HBM";
+    return "";
   }
 };
 

@@ -59,12 +59,19 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
   const Token& directive = cur.next();
   TensorDecl t;
   t.memory = directive.text == "hbm" ? Memory::hbm : directive.text == "sbuf" ? Memory::sbuf : Memory::psum;
-  t.line = static_cast<uint32_t>(line);
+  // .loc N: a declaration records N like an instruction (LANGUAGE.md 2.1), so
+  // that nisa dis can keep the lines of a core's declarations.
+  t.line = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
+  if (state.next_loc && *state.next_loc < 0xFFFFFFFFu) ++*state.next_loc;
+  // LANGUAGE.md 2.7: a .core section's tensors are that core's; without
+  // sections, HBM tensors are shared and on-chip ones each core's.
+  t.core = state.spmd && t.memory == Memory::hbm ? TensorDecl::kShared : state.current_core;
+  const bool shared_again = state.repeat && t.memory == Memory::hbm;  // declared by the first reading
   TensorSite site{line, directive.column, false};
   try {
     const Token& name = expect_identifier(cur, "a tensor name");
     site.column = name.column;
-    if (int prev = state.find_tensor(name.text); prev >= 0)
+    if (int prev = state.find_tensor(name.text); prev >= 0 && !shared_again)
       throw SourceError{name.column, "tensor '" + std::string(name.text) + "' is already declared at line " +
                                          std::to_string(state.tensor_sites[static_cast<std::size_t>(prev)].line)};
     if (state.constants.count(name.text)) throw SourceError{name.column, "'" + std::string(name.text) + "' is already an .equ constant"};
@@ -100,6 +107,22 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
     diags.error(line, e.column, e.message);
     site.poisoned = true;
   }
+  if (shared_again) {
+    const int prev = state.find_tensor(t.name);
+    const TensorDecl* first = prev >= 0 ? &state.program.tensors[static_cast<std::size_t>(prev)] : nullptr;
+    if (!site.poisoned && (first == nullptr || first->dtype != t.dtype || first->shape != t.shape || first->role != t.role ||
+                           first->init != t.init || !(first->init_value == t.init_value)))
+      diags.error(line, site.column, "tensor '" + t.name + "' is declared differently for core " + std::to_string(state.current_core) +
+                                         " than for core 0; an HBM tensor of a program without .core sections is one tensor every core shares");
+    return;
+  }
+  if (state.spmd && t.memory == Memory::hbm)
+    for (const TensorDecl& other : state.program.tensors)
+      if (other.memory != Memory::hbm) {
+        diags.error(line, site.column, "HBM tensor '" + t.name + "' after on-chip tensor '" + other.name +
+                                           "': a program for several cores without .core sections declares its (shared) HBM tensors first");
+        return;
+      }
   const int index = static_cast<int>(state.program.tensors.size());
   if (t.shape.empty()) t.shape = t.memory == Memory::hbm ? std::vector<int64_t>{1} : std::vector<int64_t>{1, 1};
   state.program.tensors.push_back(std::move(t));

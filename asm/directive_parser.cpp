@@ -5,7 +5,7 @@
 namespace nisa {
 
 const std::vector<std::string>& directive_names() {
-  static const std::vector<std::string> names = {"arch", "equ", "hbm", "sbuf", "psum", "rept", "endr", "file", "loc"};
+  static const std::vector<std::string> names = {"arch", "equ", "hbm", "sbuf", "psum", "rept", "endr", "file", "loc", "cores", "core"};
   return names;
 }
 
@@ -33,6 +33,11 @@ void parse_arch(AssemblyState& state, TokenCursor& cur, const Token& directive, 
     throw SourceError{t.column, "unknown arch '" + std::string(t.text) + "'" + (hint.empty() ? " (known: " + all + ")" : hint)};
   }
   expect_end(cur, "arch");
+  const int max_cores = state.spec.archs[static_cast<std::size_t>(arch)].max_cores;
+  if (core_count(state.program) > max_cores)
+    throw SourceError{t.column, "arch " + std::string(t.text) + " has " + std::to_string(max_cores) + " core" + (max_cores == 1 ? "" : "s") +
+                                    " per logical core; .cores at line " + std::to_string(state.cores_line) + " asks for " +
+                                    std::to_string(core_count(state.program))};
   state.program.arch = arch;
   state.arch_line = line;
 }
@@ -52,14 +57,52 @@ void parse_equ(AssemblyState& state, TokenCursor& cur) {
   state.constants[std::string(name.text)] = v;
 }
 
+// .cores N (LANGUAGE.md 2.7): before every declaration and instruction.
+void parse_cores(AssemblyState& state, TokenCursor& cur, const Token& directive, int line) {
+  if (state.cores_line) throw SourceError{directive.column, ".cores is given twice (first at line " + std::to_string(state.cores_line) + ")"};
+  if (state.body_started) throw SourceError{directive.column, ".cores must come before every declaration and instruction"};
+  const Token& t = cur.peek();
+  const int64_t n = require_integer(parse_expression(cur, state.scope()), t.column, "the core count");
+  expect_end(cur, "cores");
+  const ArchSpec& arch = state.spec.archs[static_cast<std::size_t>(state.program.arch)];
+  if (n < 1 || n > arch.max_cores)
+    throw SourceError{t.column, std::to_string(n) + " cores: arch " + arch.name + " runs 1" + (arch.max_cores > 1 ? " to " + std::to_string(arch.max_cores) : "") +
+                                    " per logical core"};
+  state.cores_line = line;
+  state.set_cores(static_cast<int>(n));  // the program's count even when --cores differs: one error, not a cascade
+  if (state.requested_cores != 0 && state.requested_cores != n)
+    throw SourceError{t.column, "the program is for " + std::to_string(n) + " core" + (n == 1 ? "" : "s") + " but --cores asks for " +
+                                    std::to_string(state.requested_cores)};
+}
+
+// .core K: the lines up to the next .core are core K's, K = 0, 1, ... in order.
+void parse_core(AssemblyState& state, TokenCursor& cur, const Token& directive) {
+  if (core_count(state.program) < 2) throw SourceError{directive.column, ".core needs a program for several cores: `.cores 2` first"};
+  if (state.body_started && state.current_core == TensorDecl::kShared && state.positions > 0)
+    throw SourceError{directive.column, ".core after instructions outside every section"};
+  const Token& t = cur.peek();
+  const int64_t k = require_integer(parse_expression(cur, state.scope()), t.column, "the core");
+  expect_end(cur, "core");
+  if (k < 0 || k >= core_count(state.program))
+    throw SourceError{t.column, "core " + std::to_string(k) + " is not one of the program's " + std::to_string(core_count(state.program)) + " cores"};
+  if (k <= state.current_core)
+    throw SourceError{t.column, ".core " + std::to_string(k) + " after .core " + std::to_string(state.current_core) + ": each core's section once, in order"};
+  state.body_started = true;
+  state.begin_core(static_cast<int32_t>(k));
+}
+
 }  // namespace
 
 void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int line) {
   TokenCursor cur{tokens, 0};
   const Token& directive = cur.next();
   const std::string_view d = directive.text;
+  // Every core's reading of a program without sections takes these once (the first).
+  if (state.repeat && (d == "arch" || d == "cores" || d == "file")) return;
   if (d == "arch") return parse_arch(state, cur, directive, line);
   if (d == "equ") return parse_equ(state, cur);
+  if (d == "cores") return parse_cores(state, cur, directive, line);
+  if (d == "core") return parse_core(state, cur, directive);
   if (d == "file") {
     const Token& t = cur.peek();
     if (t.kind != TokenKind::string) throw SourceError{t.column, "expected a quoted file name after .file"};

@@ -159,9 +159,36 @@ std::string instruction_text(const Spec& spec, const Program& p, const Instructi
   return s;
 }
 
+// A program for several cores (LANGUAGE.md 2.7): the directives, the shared
+// declarations, then each core's section with its declarations and
+// instructions. Lines are kept with `.loc`, which declarations take too: a
+// core's declarations may have come before the previous core's instructions.
+std::string disassemble_cores(const Spec& spec, const Program& program) {
+  std::vector<std::string> lines{".arch " + spec.archs[static_cast<std::size_t>(program.arch)].name, ".file \"" + program.file + "\"",
+                                 ".cores " + std::to_string(core_count(program))};
+  int64_t previous = -1;  // the line the last declaration or instruction took
+  auto place = [&](uint32_t line, std::string text) {
+    if (line != previous + 1 || (previous < 0 && line != lines.size() + 1)) lines.push_back(".loc " + std::to_string(line));
+    previous = line;
+    lines.push_back(std::move(text));
+  };
+  std::size_t t = 0;
+  for (; t < program.tensors.size() && program.tensors[t].core == TensorDecl::kShared; ++t) place(program.tensors[t].line, declaration_text(program.tensors[t]));
+  for (int core = 0; core < core_count(program); ++core) {
+    lines.push_back(".core " + std::to_string(core));
+    for (; t < program.tensors.size() && program.tensors[t].core == core; ++t) place(program.tensors[t].line, declaration_text(program.tensors[t]));
+    const PositionRange range = core_positions(program, core, program.instructions.size());
+    for (std::size_t i = range.begin; i < range.end; ++i) place(program.instructions[i].line, instruction_text(spec, program, program.instructions[i]));
+  }
+  std::string text;
+  for (const std::string& l : lines) text += l + "\n";
+  return text;
+}
+
 }  // namespace
 
 std::string disassemble(const Spec& spec, const Program& program) {
+  if (core_count(program) > 1) return disassemble_cores(spec, program);
   // Directives before the first declaration that needs its line; `.arch` of
   // the default arch may be left out when there is no room for it.
   std::vector<std::string> pending;

@@ -121,7 +121,9 @@ struct ExpressionParser {
         if (auto v = scope.find(t.text)) return *v;
         std::vector<std::string> names = scope.names();
         for (const char* n : {"inf", "nan", "fp32.min", "fp32.max"}) names.emplace_back(n);
-        throw SourceError{t.column, "unknown name '" + std::string(t.text) + "'" + did_you_mean(t.text, names)};
+        throw SourceError{t.column, "unknown name '" + std::string(t.text) + "'" +
+                                        (t.text == "core" ? " (the core number of a program for several cores: .cores N or --cores N; LANGUAGE.md 2.7)"
+                                                          : did_you_mean(t.text, names))};
       }
       case TokenKind::punct:
         if (t.is('(')) {

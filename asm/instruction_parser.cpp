@@ -95,6 +95,11 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     diags.error(line, mnemonic.column, "expected an instruction or a directive, got '" + std::string(mnemonic.text) + "'");
     return;
   }
+  if (core_count(state.program) > 1 && state.current_core == TensorDecl::kShared) {
+    diags.error(line, mnemonic.column, "an instruction of a program for " + std::to_string(core_count(state.program)) +
+                                           " cores goes in the .core section of the core that runs it");
+    return;
+  }
   const int spec_index = spec.find_instruction(mnemonic.text);
   if (spec_index < 0) {
     // A .rept body repeats its unknown name every iteration: search for the
@@ -174,14 +179,17 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
   ins.line = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
   if (state.next_loc && *state.next_loc < 0xFFFFFFFFu) ++*state.next_loc;
   if (!uses_poisoned) {
-    for (const CheckFailure& f : check_instruction(spec, state.program, ins)) {
-      const bool written = f.operand >= 0 && item_of[static_cast<std::size_t>(f.operand)] >= 0;
-      error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column() : mnemonic.column, f.message);
-    }
+    const auto report = [&](const std::vector<CheckFailure>& failures) {
+      for (const CheckFailure& f : failures) {
+        const bool written = f.operand >= 0 && item_of[static_cast<std::size_t>(f.operand)] >= 0;
+        error(written ? items[static_cast<std::size_t>(item_of[static_cast<std::size_t>(f.operand)])].key_column() : mnemonic.column, f.message);
+      }
+    };
+    report(check_instruction(spec, state.program, ins));
+    if (ok) report(check_on_core(spec, state.program, ins, state.instruction_core()));
   }
   if (!ok) return;
-  if (state.sink) state.sink->add(state.program, ins);
-  else state.program.instructions.push_back(ins);
+  state.take_instruction(ins, static_cast<uint32_t>(line));
 }
 
 }  // namespace nisa

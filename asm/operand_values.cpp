@@ -378,7 +378,8 @@ void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index
   auto unknown_tensor = [&](const std::vector<std::string>& extra) {
     std::vector<std::string> names = state.tensor_names();
     names.insert(names.end(), extra.begin(), extra.end());
-    return SourceError{first.column, "unknown tensor '" + std::string(first.text) + "'" + did_you_mean(first.text, names)};
+    const std::string note = state.other_core_note(first.text);
+    return SourceError{first.column, "unknown tensor '" + std::string(first.text) + "'" + (note.empty() ? did_you_mean(first.text, names) : note)};
   };
   auto is_known_name = [&](std::string_view n) {
     return state.scope().find(n).has_value() || n == "inf" || n == "nan" || n == "fp32.min" || n == "fp32.max";

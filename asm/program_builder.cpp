@@ -71,6 +71,7 @@ bool ProgramBuilder::declare(TensorDecl decl) {
   decl.explicit_offset = decl.memory != Memory::hbm;
   if (decl.memory == Memory::hbm) decl.offset = 0;
   decl.init = InitKind::none;
+  decl.core = state_.current_core;
   const int index = static_cast<int>(state_.program.tensors.size());
   state_.program.tensors.push_back(std::move(decl));
   state_.add_tensor_name(state_.program.tensors.back().name, index);
@@ -253,14 +254,32 @@ bool ProgramBuilder::add(const Form& form, std::span<const GivenValue> values, u
     }
   }
   ins.line = static_cast<uint32_t>(line);
-  if (!check_instruction(state_.spec, state_.program, ins).empty()) return refuse();
-  if (state_.sink) state_.sink->add(state_.program, ins);
-  else state_.program.instructions.push_back(ins);
+  if ((core_count(state_.program) > 1 && state_.current_core == TensorDecl::kShared) ||
+      !check_instruction(state_.spec, state_.program, ins).empty() ||
+      !check_on_core(state_.spec, state_.program, ins, state_.instruction_core()).empty())
+    return refuse();
+  state_.take_instruction(ins, 0);
+  return true;
+}
+
+bool ProgramBuilder::set_cores(int cores) {
+  const ArchSpec& arch = state_.spec.archs[static_cast<std::size_t>(state_.program.arch)];
+  if (state_.body_started || state_.cores_line || cores < 1 || cores > arch.max_cores) return refuse();
+  state_.has_core_sections = true;  // the caller opens each core's section (begin_core)
+  state_.set_cores(cores);
+  state_.cores_line = 1;
+  return true;
+}
+
+bool ProgramBuilder::begin_core(int core) {
+  if (refused_ || core_count(state_.program) < 2 || core <= state_.current_core || core >= core_count(state_.program)) return refuse();
+  state_.body_started = true;
+  state_.begin_core(core);
   return true;
 }
 
 std::optional<Program> ProgramBuilder::finish() {
-  if (refused_ || !allocate_tensors(state_.spec, state_.program).empty()) return std::nullopt;
+  if (refused_ || state_.finish_cores() || !allocate_tensors(state_.spec, state_.program).empty()) return std::nullopt;
   return std::move(state_.program);
 }
 

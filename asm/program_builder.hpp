@@ -62,6 +62,10 @@ class ProgramBuilder {
   bool set_arch(std::string_view name);
   // .file NAME
   void set_file(std::string name);
+  // .cores N, after set_arch and before anything else; .core K (LANGUAGE.md
+  // 2.7): the declarations and instructions after it are core K's. False: refused.
+  bool set_cores(int cores);
+  bool begin_core(int core);
   // .hbm NAME DTYPE [SHAPE] ROLE, or .sbuf/.psum NAME DTYPE [SHAPE] @ OFFSET
   // (offset explicit): `decl` with its name, memory, dtype, shape, role or
   // offset and line. False: refused.

@@ -57,29 +57,32 @@ class UsedBytes {
 std::vector<AllocationFailure> allocate_tensors(const Spec& spec, Program& program, const std::vector<bool>& ignore) {
   std::vector<AllocationFailure> failures;
   const ArchSpec& arch = spec.archs[static_cast<std::size_t>(program.arch)];
-  for (Memory m : {Memory::sbuf, Memory::psum}) {
-    const int64_t capacity = memory_bytes(arch, m);
-    auto ignored = [&](std::size_t i) { return i < ignore.size() && ignore[i]; };
-    UsedBytes used;
-    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
-      const TensorDecl& t = program.tensors[i];
-      if (t.memory == m && t.explicit_offset && !ignored(i)) used.add(t.offset, t.offset + tensor_bytes_per_partition(t));
-    }
-    for (std::size_t i = 0; i < program.tensors.size(); ++i) {
-      TensorDecl& t = program.tensors[i];
-      if (t.memory != m || t.explicit_offset || ignored(i)) continue;
-      const int64_t size = tensor_bytes_per_partition(t);
-      t.offset = 0;
-      if (size > capacity || size <= 0) continue;  // check_tensor names the size
-      const int64_t candidate = used.first_fit(size);
-      if (candidate + size > capacity) {
-        failures.push_back({static_cast<int>(i), "no room for tensor '" + t.name + "' (" + std::to_string(size) + " bytes per partition): " +
-                                                     std::string(memory_name(m)) + " has " + std::to_string(capacity) + " bytes per partition on " +
-                                                     arch.name + ", " + std::to_string(used.in_use()) + " already in use"});
-        continue;
+  // Each core has its own SBUF and PSUM (LANGUAGE.md 2.7): its tensors are placed apart from the other cores'.
+  for (int32_t core = core_count(program) > 1 ? 0 : TensorDecl::kShared; core < core_count(program); ++core) {
+    for (Memory m : {Memory::sbuf, Memory::psum}) {
+      const int64_t capacity = memory_bytes(arch, m);
+      auto ignored = [&](std::size_t i) { return (i < ignore.size() && ignore[i]) || program.tensors[i].core != core; };
+      UsedBytes used;
+      for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+        const TensorDecl& t = program.tensors[i];
+        if (t.memory == m && t.explicit_offset && !ignored(i)) used.add(t.offset, t.offset + tensor_bytes_per_partition(t));
       }
-      t.offset = candidate;
-      used.add(candidate, candidate + size);
+      for (std::size_t i = 0; i < program.tensors.size(); ++i) {
+        TensorDecl& t = program.tensors[i];
+        if (t.memory != m || t.explicit_offset || ignored(i)) continue;
+        const int64_t size = tensor_bytes_per_partition(t);
+        t.offset = 0;
+        if (size > capacity || size <= 0) continue;  // check_tensor names the size
+        const int64_t candidate = used.first_fit(size);
+        if (candidate + size > capacity) {
+          failures.push_back({static_cast<int>(i), "no room for tensor '" + t.name + "' (" + std::to_string(size) + " bytes per partition): " +
+                                                       std::string(memory_name(m)) + " has " + std::to_string(capacity) + " bytes per partition on " +
+                                                       arch.name + ", " + std::to_string(used.in_use()) + " already in use"});
+          continue;
+        }
+        t.offset = candidate;
+        used.add(candidate, candidate + size);
+      }
     }
   }
   return failures;

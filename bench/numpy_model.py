@@ -156,6 +156,8 @@ class Simulator:
         """fast=False: every instruction runs the reference model's function."""
         self.prog, self.fast = prog, fast
         self.arrays = {}
+        if prog.cores > 1:  # one machine here; tests/reference/multicore.py models several
+            raise ValueError(f"a program for {prog.cores} cores is not modeled")
         for d in prog.decls.values():
             if d.offset is not None:
                 raise ValueError(f"{d.name}: aliasing (@ OFFSET) is not modeled")

@@ -49,7 +49,7 @@ int command_asm(const AsmOptions& o) {
   // reservation guess (only address space) that saves regrowth copies.
   NbinEncoder encoder(spec, source.text().size() / 64);
   EncodingSink sink(encoder);
-  AssembleResult result = assemble(spec, source.text(), o.input, &sink);
+  AssembleResult result = assemble(spec, source.text(), o.input, &sink, {}, o.cores);
   if (!result.diagnostics.empty()) {
     for (const Diagnostic& d : result.diagnostics) std::cerr << format_diagnostic(d);
     throw DiagnosticsReported(kExitBadInput);

@@ -89,7 +89,7 @@ int command_run(const RunOptions& o) {
   const Spec& spec = active_spec();
   const std::vector<GivenInput> given = given_inputs(o);
   const int64_t limit = hbm_limit(o);
-  const std::unique_ptr<LoadedProgram> loaded = load_program_file(spec, o.program);
+  const std::unique_ptr<LoadedProgram> loaded = load_program_file(spec, o.program, "", o.cores);
   const Program& program = loaded->program;
   const OutputRequest request{o.dump_dir, o.dump_state_dir, o.trace_file, "--trace", read_files(o), o.dump_dtypes,
                                o.print_to};

@@ -12,6 +12,7 @@ namespace nisa {
 struct AsmOptions {
   std::string input;
   std::string output;  // empty: the input's name with .nbin
+  int cores = 0;       // --cores N: the core count of a program without .cores (0: not given)
 };
 
 struct DisOptions {
@@ -31,6 +32,7 @@ struct RunOptions {
   bool phase_times = false;  // print where the run's time went (stderr), for scripts/bench-e2e
   std::string hbm_limit;     // bytes of HBM tensors in all ("64G"); "" for the default (hbm_limits.hpp)
   std::string print_to;      // device_print's file; "" for stdout
+  int cores = 0;             // --cores N (as AsmOptions)
 };
 
 struct DiffOptions {

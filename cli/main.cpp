@@ -75,6 +75,7 @@ int run(int argc, char** argv) {
     asm_cmd = app.add_subcommand("asm", "assemble a .nasm program into a .nbin binary");
     asm_cmd->add_option("program", asm_opts.input, "PROG.nasm")->required()->check(kNonEmptyPath);
     asm_cmd->add_option("-o,--output", asm_opts.output, "output .nbin (default: the input's name with .nbin; - for stdout)")->check(kNonEmptyPath);
+    asm_cmd->add_option("--cores", asm_opts.cores, "N: cores of a program without .cores (LANGUAGE.md 2.7)")->check(CLI::Range(1, 8));
   }
 
   DisOptions dis_opts;
@@ -103,6 +104,7 @@ int run(int argc, char** argv) {
     run_cmd->add_flag("--phase-times", run_opts.phase_times, "after the run, print the wall time of each phase to stderr (load, inputs, predecode, execute, outputs)");
     run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)")->check(kNonEmptyPath);
     run_cmd->add_option("--hbm-limit", run_opts.hbm_limit, "bytes the HBM tensors may take in all, e.g. 64G (default: this machine's memory)");
+    run_cmd->add_option("--cores", run_opts.cores, "N: cores of a .nasm program without .cores; a program that says its count must say N (LANGUAGE.md 2.7)")->check(CLI::Range(1, 8));
     run_cmd->add_option("--print-to", run_opts.print_to, "write device_print's text to FILE (with the other outputs, after a successful run) instead of stdout")->check(kNonEmptyPath);
   }
 

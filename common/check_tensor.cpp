@@ -1,5 +1,6 @@
 // check_tensor (program_check.hpp): a declaration is sane on its own and fits
 // its memory on the program's arch (LANGUAGE.md 2.1, S1.1).
+#include <algorithm>
 #include <limits>
 
 #include "hbm_limits.hpp"
@@ -62,6 +63,18 @@ std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& pro
     elements *= t.shape[k];
   }
 
+  // LANGUAGE.md 2.7: where a tensor lives in a program for several cores.
+  const int cores = core_count(program);
+  if (t.core != TensorDecl::kShared && (t.core < 0 || t.core >= cores)) {
+    fail(name + " belongs to core " + std::to_string(t.core) + "; the program has " + std::to_string(cores) + (cores == 1 ? " core" : " cores"));
+    return out;
+  }
+  if (cores > 1 && on_chip && t.core == TensorDecl::kShared)
+    fail(name + " in " + std::string(memory_name(t.memory)) + " is declared outside the .core sections; each core has its own " +
+         std::string(memory_name(t.memory)) + ": declare it in the section of the core that uses it");
+  if (t.memory == Memory::hbm && t.core != TensorDecl::kShared && t.role != Role::scratch && t.role != Role::none)
+    fail(name + " is " + std::string(role_name(t.role)) + " in a .core section; inputs and outputs are HBM every core shares: declare them before the first .core");
+
   if (t.memory == Memory::hbm) {
     if (elements * size > kMaxHbmTensorBytes)
       fail(name + " needs " + std::to_string(elements * size) + " bytes; the model allows at most " + std::to_string(kMaxHbmTensorBytes));
@@ -109,17 +122,41 @@ std::vector<CheckFailure> check_declaration(const Spec& spec, const Program& pro
 
 }  // namespace
 
+namespace {
+
+// Names are scoped (LANGUAGE.md 2.7): a shared tensor's name is taken on every
+// core, a core's tensor's only on that core.
+std::string scoped_name(const TensorDecl& t) { return std::to_string(t.core) + ":" + t.name; }
+
+bool same_scope(const TensorDecl& a, const TensorDecl& b) {
+  return a.core == b.core || a.core == TensorDecl::kShared || b.core == TensorDecl::kShared;
+}
+
+}  // namespace
+
 std::vector<CheckFailure> TensorChecker::check(const Spec& spec, const Program& program, int index) {
   const bool valid_index = index >= 0 && static_cast<std::size_t>(index) < program.tensors.size();
-  const bool name_taken = valid_index && !names_.insert(program.tensors[static_cast<std::size_t>(index)].name).second;
-  return check_declaration(spec, program, index, name_taken);
+  if (!valid_index) return check_declaration(spec, program, index, false);
+  const TensorDecl& t = program.tensors[static_cast<std::size_t>(index)];
+  TensorDecl shared = t;
+  shared.core = TensorDecl::kShared;
+  const bool name_taken = (t.core != TensorDecl::kShared && names_.contains(scoped_name(shared))) || !names_.insert(scoped_name(t)).second;
+  std::vector<CheckFailure> out = check_declaration(spec, program, index, name_taken);
+  // Shared tensors first, then core 0's, core 1's, ...: the order of the
+  // .core sections, which the .nbin keeps.
+  if (t.core < last_core_)
+    out.push_back({-1, "tensor '" + t.name + "' of " + (t.core == TensorDecl::kShared ? std::string("every core") : "core " + std::to_string(t.core)) +
+                           " is declared after tensors of core " + std::to_string(last_core_)});
+  last_core_ = std::max(last_core_, t.core);
+  return out;
 }
 
 std::vector<CheckFailure> check_tensor(const Spec& spec, const Program& program, int index) {
   bool name_taken = false;
   if (index >= 0 && static_cast<std::size_t>(index) < program.tensors.size())
     for (int i = 0; i < index; ++i)
-      name_taken = name_taken || program.tensors[static_cast<std::size_t>(i)].name == program.tensors[static_cast<std::size_t>(index)].name;
+      name_taken = name_taken || (program.tensors[static_cast<std::size_t>(i)].name == program.tensors[static_cast<std::size_t>(index)].name &&
+                                  same_scope(program.tensors[static_cast<std::size_t>(i)], program.tensors[static_cast<std::size_t>(index)]));
   return check_declaration(spec, program, index, name_taken);
 }
 

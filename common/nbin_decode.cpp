@@ -10,6 +10,7 @@
 #include "error.hpp"
 #include "nbin.hpp"
 #include "nbin_format.hpp"
+#include "cross_core.hpp"
 #include "nbin_validate.hpp"
 
 namespace nisa {
@@ -127,10 +128,9 @@ constexpr int64_t kMaxElements = int64_t{1} << 40;  // keeps every size computat
 TensorDecl read_tensor(ByteReader& r, const Program& p) {
   TensorDecl t;
   std::size_t at = r.pos;
+  const std::size_t name_at = at;
   t.name = r.text("tensor name");
   if (!is_identifier(t.name)) r.fail("tensor name is not an identifier", at);
-  for (const TensorDecl& o : p.tensors)
-    if (o.name == t.name) r.fail("tensor " + t.name + " declared twice", at);
   at = r.pos;
   uint64_t memory = r.u8("tensor memory");
   if (memory > static_cast<uint64_t>(Memory::psum)) r.fail("tensor " + t.name + ": unknown memory " + std::to_string(memory), at);
@@ -145,6 +145,15 @@ TensorDecl read_tensor(ByteReader& r, const Program& p) {
   t.role = static_cast<Role>(role);
   if ((t.memory == Memory::hbm) == (t.role == Role::none))
     r.fail("tensor " + t.name + ": " + (t.role == Role::none ? "an HBM tensor needs a role" : "only HBM tensors have a role"), at);
+  at = r.pos;
+  // 0: shared; k + 1: core k's (LANGUAGE.md 2.7).
+  const uint64_t core = r.u8("tensor core");
+  if (core > static_cast<uint64_t>(core_count(p)))
+    r.fail("tensor " + t.name + ": core " + std::to_string(core - 1) + " in a program for " + std::to_string(core_count(p)) + (core_count(p) == 1 ? " core" : " cores"), at);
+  t.core = static_cast<int32_t>(core) - 1;
+  for (const TensorDecl& o : p.tensors)
+    if (o.name == t.name && (o.core == t.core || o.core == TensorDecl::kShared || t.core == TensorDecl::kShared))
+      r.fail("tensor " + t.name + " declared twice", name_at);
   at = r.pos;
   uint64_t rank = r.u8("tensor rank");
   if (rank == 0) r.fail("tensor " + t.name + ": rank 0", at);
@@ -197,6 +206,21 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   read_header(bytes, file_name, spec, p);
   ByteReader r{bytes.data(), nbin::kHeaderSize, bytes.size(), &file_name};
 
+  // Cores: their count, then where each core after the first starts (LANGUAGE.md 2.7).
+  std::size_t core_at = r.pos;
+  const uint64_t cores = r.varint("core count");
+  const int max_cores = spec.archs[static_cast<std::size_t>(p.arch)].max_cores;
+  if (cores < 1 || cores > static_cast<uint64_t>(max_cores))
+    r.fail(std::to_string(cores) + " cores; arch " + spec.archs[static_cast<std::size_t>(p.arch)].name + " runs 1 to " + std::to_string(max_cores), core_at);
+  if (cores > 1) p.core_starts.assign(1, 0);
+  for (uint64_t k = 1; k < cores; ++k) {
+    core_at = r.pos;
+    const uint64_t start = r.varint("core start");
+    if (start < p.core_starts.back()) r.fail("core " + std::to_string(k) + " starts at instruction " + std::to_string(start) + ", before core " + std::to_string(k - 1), core_at);
+    p.core_starts.push_back(start);
+  }
+  const std::size_t last_start_at = core_at;
+
   std::size_t tensor_count = r.count("tensor count", kMinTensorRecord);
   if (tensor_count > nbin::max_tensor_count(spec))
     r.fail(std::to_string(tensor_count) + " tensors, the spec's tensor fields can name " + std::to_string(nbin::max_tensor_count(spec)),
@@ -211,6 +235,8 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   // Line table, before the stream so that errors in it can name source lines.
   p.file = r.text("source file name");
   std::size_t count = r.count("instruction count", 1);  // each has a line entry of >= 1 byte
+  if (!p.core_starts.empty() && p.core_starts.back() > count)
+    r.fail("core " + std::to_string(p.core_starts.size() - 1) + " starts at instruction " + std::to_string(p.core_starts.back()) + " of " + std::to_string(count), last_start_at);
   // The line table is walked twice: first checked without storing anything,
   // then, once the stream is known to hold `count` instructions of at least
   // an opcode each, stored. An Instruction takes ~40 bytes of memory per
@@ -249,6 +275,8 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   walk_line_table([&](std::size_t i, uint32_t line) { (each ? lines[i] : p.instructions[i].line) = line; });
   r.pos = stream_at;
   BitReader in{bytes.data() + r.pos, uint64_t{stream_bytes} * 8, 0, r.pos, &file_name};
+  int core = 0;
+  CrossCoreCollector cross_core;
   for (std::size_t i = 0; i < count; ++i) {
     Instruction& ins = each ? scratch : p.instructions[i];
     if (each) ins.line = lines[i];
@@ -262,9 +290,13 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
                    std::vector<std::size_t>(is.operands.size(), at), strings, nullptr};
     nbin::code_instruction(fr, spec, p, ins);
     nbin::resolve_scalars(p, is, ins);
-    nbin::validate_instruction(spec, p, ins, file_name, fr.where, fr.operand_at, at);
+    while (core + 1 < core_count(p) && p.core_starts[static_cast<std::size_t>(core) + 1] <= i) ++core;
+    nbin::validate_instruction(spec, p, ins, core, file_name, fr.where, fr.operand_at, at);
+    cross_core.add(spec, core, i, ins);
     if (each) each(p, ins);
   }
+  if (core_count(p) > 1)
+    if (const CoreMeetings m = cross_core.match(spec, p); m.failure) throw InputError(p.file + ":" + std::to_string(m.failure->line) + ": error: " + m.failure->message);
   if (in.remaining() >= 8) in.fail("trailing bytes after the last instruction", in.byte_offset());
   if (in.remaining() > 0 && in.bits(static_cast<int>(in.remaining()), "padding") != 0)
     in.fail("nonzero padding after the last instruction", in.byte_offset() - 1);

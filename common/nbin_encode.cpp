@@ -65,6 +65,7 @@ void write_tensor(ByteWriter& w, const Program& p, const TensorDecl& t) {
   w.u8(static_cast<uint64_t>(t.memory));
   w.u8(static_cast<uint64_t>(t.dtype));
   w.u8(static_cast<uint64_t>(t.role));
+  w.u8(static_cast<uint64_t>(t.core + 1));  // 0: shared, k + 1: core k's
   if (t.shape.empty() || t.shape.size() > 255) tensor_error(p, t, "rank " + std::to_string(t.shape.size()));
   w.u8(t.shape.size());
   for (int64_t d : t.shape) {
@@ -153,6 +154,8 @@ NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
     throw InputError(file_error(program.file, "cannot encode: " + std::to_string(program.tensors.size()) +
                                                   " tensors, the spec's tensor fields can name " +
                                                   std::to_string(nbin::max_tensor_count(spec_))));
+  w.varint(static_cast<uint64_t>(core_count(program)));
+  for (std::size_t k = 1; k < program.core_starts.size(); ++k) w.varint(program.core_starts[k]);
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
   if (!error_.empty()) throw InputError(program.file + error_);

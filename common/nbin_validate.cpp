@@ -24,9 +24,10 @@ void validate_tensors(const Spec& spec, const Program& p, const std::string& fil
   }
 }
 
-void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, const std::string& file,
+void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, int core, const std::string& file,
                           const std::string& where, const std::vector<std::size_t>& operand_at, std::size_t at) {
   std::vector<CheckFailure> failures = check_instruction(spec, p, ins);
+  if (failures.empty()) failures = check_on_core(spec, p, ins, core);
   if (failures.empty()) return;
   const CheckFailure& f = failures.front();
   bool has_operand = f.operand >= 0 && static_cast<std::size_t>(f.operand) < operand_at.size();

@@ -17,8 +17,9 @@ namespace nisa::nbin {
 void validate_tensors(const Spec& spec, const Program& p, const std::string& file, const std::vector<std::size_t>& record_at);
 
 // Throws InputError("FILE: error: WHERE, operand X: <reason> at byte B"), B the
-// operand's field offset (operand_at) or the instruction's (at).
-void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, const std::string& file,
+// operand's field offset (operand_at) or the instruction's (at). `core`: the
+// core that runs it (check_on_core).
+void validate_instruction(const Spec& spec, const Program& p, const Instruction& ins, int core, const std::string& file,
                           const std::string& where, const std::vector<std::size_t>& operand_at, std::size_t at);
 
 }  // namespace nisa::nbin

@@ -143,4 +143,11 @@ bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const Instruction
   return dtype_is_int(tensors[static_cast<std::size_t>(r->view.tensor)].dtype);
 }
 
+PositionRange core_positions(const Program& p, int core, std::size_t positions) {
+  if (p.core_starts.empty()) return {0, positions};
+  const auto k = static_cast<std::size_t>(core);
+  const std::size_t end = k + 1 < p.core_starts.size() ? p.core_starts[k + 1] : positions;
+  return {static_cast<std::size_t>(p.core_starts[k]), end};
+}
+
 }  // namespace nisa

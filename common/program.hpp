@@ -105,10 +105,16 @@ struct TensorDecl {
   InitKind init = InitKind::none;
   Operand init_value;          // fill: scalar, or integer for integer dtypes
   uint32_t line = 0;           // declaration line
+  // LANGUAGE.md 2.7: in a program for several cores, the core whose private
+  // memory holds it (every SBUF/PSUM tensor; an HBM scratch tensor declared
+  // in a `.core` section is that core's private HBM), or kShared: HBM every
+  // core sees (and every tensor of a one-core program).
+  int32_t core = kShared;
+  static constexpr int32_t kShared = -1;
   bool operator==(const TensorDecl& o) const {
     return name == o.name && memory == o.memory && dtype == o.dtype && shape == o.shape &&
            role == o.role && offset == o.offset && init == o.init && init_value == o.init_value &&
-           line == o.line;
+           line == o.line && core == o.core;
   }
 };
 
@@ -120,8 +126,21 @@ struct Program {
   // The texts of string operands (LANGUAGE.md 2.3), each once: a string
   // operand's `integer` indexes them.
   std::vector<std::string> strings;
+  // LANGUAGE.md 2.7: a program for several NeuronCores (`.cores N`): core k
+  // runs the instructions at positions [core_starts[k], core_starts[k + 1])
+  // (the last core to the end), each core's in program order. Empty: one
+  // core, which runs them all.
+  std::vector<uint64_t> core_starts;
   bool operator==(const Program&) const = default;
 };
+
+// The number of cores a program runs on (1 without `.cores`).
+inline int core_count(const Program& p) { return p.core_starts.empty() ? 1 : static_cast<int>(p.core_starts.size()); }
+// Positions [begin, end) of core k's instructions, of `positions` in all.
+struct PositionRange {
+  std::size_t begin = 0, end = 0;
+};
+PositionRange core_positions(const Program& p, int core, std::size_t positions);
 
 // LANGUAGE.md 2.3: a string operand is text of one line: any byte but '"'
 // and the control characters (below 0x20, except tab, and 0x7F). The offset

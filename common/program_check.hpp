@@ -35,8 +35,15 @@ class TensorChecker {
   std::vector<CheckFailure> check(const Spec& spec, const Program& program, int tensor);
 
  private:
-  std::unordered_set<std::string> names_;
+  std::unordered_set<std::string> names_;  // "core:name" (core -1: shared)
+  int32_t last_core_ = TensorDecl::kShared;
 };
+
+// What depends on the core an instruction runs on (LANGUAGE.md 2.7): every
+// tensor it names is shared HBM or that core's own, and a cross-core
+// instruction (sendrecv, core_barrier: spec cross_core) names other cores of
+// a program that has them.
+std::vector<CheckFailure> check_on_core(const Spec& spec, const Program& program, const Instruction& ins, int core);
 
 // Checks one instruction. Operands must already be in spec order with defaults
 // filled in (absent only for optional operands without a default).

@@ -79,6 +79,7 @@ void parse_archs(const Node& root, Spec& spec) {
     arch.sbuf_partition_bytes = a.at("sbuf_partition_bytes").integer(1, int64_t{1} << 30);
     arch.psum_partition_bytes = a.at("psum_partition_bytes").integer(1, int64_t{1} << 30);
     arch.psum_bank_bytes = a.at("psum_bank_bytes").integer(1, arch.psum_partition_bytes);
+    arch.max_cores = a.has("max_cores") ? static_cast<int>(a.at("max_cores").integer(1, 8)) : 1;
     Node clocks = a.at("clock_ghz");
     for (int e = 0; e < kEngineCount; ++e) {
       Node c = clocks.at(std::string(engine_name(static_cast<Engine>(e))));
@@ -510,6 +511,13 @@ void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timel
     if (n.has("engine_operand")) parse_engine_operand(n.at("engine_operand"), spec, ins);
     if (n.has("writes_whole_outputs")) ins.writes_whole_outputs = n.at("writes_whole_outputs").boolean();
     if (n.has("partitions_independent")) ins.partitions_independent = n.at("partitions_independent").boolean();
+    if (n.has("cross_core")) {
+      Node c = n.at("cross_core");
+      const std::string kind = c.str();
+      if (kind == "pair") ins.cross_core = CrossCore::pair;
+      else if (kind == "barrier") ins.cross_core = CrossCore::barrier;
+      else c.fail("cross_core is \"pair\" or \"barrier\"");
+    }
     Node checks = n.at("constraints");
     for (std::size_t k = 0; k < checks.size(); ++k) ins.checks.push_back(parse_check(checks.at(k), spec, ins));
     parse_encoding(n.at("encoding"), spec, ins);

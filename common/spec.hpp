@@ -41,6 +41,9 @@ struct ArchSpec {
   int64_t psum_partition_bytes = 0;
   int64_t psum_bank_bytes = 0;
   double clock_ghz[kEngineCount] = {};  // indexed by Engine
+  // Physical NeuronCores one logical core (LNC) may have: trn2 and trn3 run
+  // LNC=2 (two cores with private SBUF/PSUM sharing HBM), the others one.
+  int max_cores = 1;
 
   bool operator==(const ArchSpec&) const = default;
 };
@@ -223,6 +226,8 @@ struct CostSpec {
   bool operator==(const CostSpec&) const = default;
 };
 
+enum class CrossCore : uint8_t { none, pair, barrier };
+
 struct InstructionSpec {
   std::string name;
   int opcode = 0;
@@ -249,6 +254,11 @@ struct InstructionSpec {
   // partition p of what it reads and on accumulator lane p, so a run may
   // compute partition ranges apart (interp/schedule/partition_split.hpp).
   bool partitions_independent = false;
+  // "cross_core": how the instruction meets the program's other cores
+  // (SEMANTICS S16): pair = sendrecv (one exchange between two cores, matched
+  // in program order), barrier = core_barrier (every core named waits for the
+  // others). none for everything else.
+  CrossCore cross_core = CrossCore::none;
 
   int find_operand(std::string_view name) const;  // -1 if none
 

@@ -20,7 +20,7 @@ constexpr uint64_t kSnapshotMagic = 0x3350414e53534e4eull;  // "NNSSNAP3"
 template <class V> void fields(V& v, CostFormula::Step& s) { v(s.op), v(s.value), v(s.arity); }
 template <class V> void fields(V& v, CostFormula& f) { v(f.text), v(f.code); }
 template <class V> void fields(V& v, ArchSpec& a) {
-  v(a.name), v(a.version), v(a.neuroncore), v(a.sbuf_partition_bytes), v(a.psum_partition_bytes), v(a.psum_bank_bytes), v(a.clock_ghz);
+  v(a.name), v(a.version), v(a.neuroncore), v(a.sbuf_partition_bytes), v(a.psum_partition_bytes), v(a.psum_bank_bytes), v(a.clock_ghz), v(a.max_cores);
 }
 template <class V> void fields(V& v, EngineSpec& e) { v(e.engine), v(e.memories), v(e.partition_alignment); }
 template <class V> void fields(V& v, EnumValueSpec& e) { v(e.name), v(e.aliases), v(e.op_class), v(e.unary); }
@@ -47,7 +47,7 @@ template <class V> void fields(V& v, CostSpec& c) {
 }
 template <class V> void fields(V& v, InstructionSpec& i) {
   v(i.name), v(i.opcode), v(i.engine), v(i.first_arch_version), v(i.first_arch), v(i.description), v(i.operands), v(i.checks),
-      v(i.encoding), v(i.cost), v(i.engine_operand), v(i.engine_of_value), v(i.writes_whole_outputs), v(i.partitions_independent);
+      v(i.encoding), v(i.cost), v(i.engine_operand), v(i.engine_of_value), v(i.writes_whole_outputs), v(i.partitions_independent), v(i.cross_core);
 }
 template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.aliases), v(d.size); }
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }

@@ -55,9 +55,10 @@ py::str text(const std::string& bytes) {
   return py::reinterpret_steal<py::str>(s);
 }
 
-NativeProgram assemble_text(const py::bytes& source, const py::bytes& file) {
+// `cores`: nisa.assemble's cores= (--cores N; 0: not given), LANGUAGE.md 2.7.
+NativeProgram assemble_text(const py::bytes& source, const py::bytes& file, int cores) {
   const std::string text = source;
-  return {assemble_program(active_spec(), text, file)};
+  return {assemble_program(active_spec(), text, file, cores)};
 }
 
 NativeProgram decode_binary(const py::bytes& data, const py::bytes& file) {
@@ -65,8 +66,8 @@ NativeProgram decode_binary(const py::bytes& data, const py::bytes& file) {
   return {decode_program_bytes(active_spec(), std::vector<uint8_t>(bytes.begin(), bytes.end()), file)};
 }
 
-NativeProgram load_file(const py::bytes& path, const py::bytes& file) {
-  return {load_program_file(active_spec(), path, file)};
+NativeProgram load_file(const py::bytes& path, const py::bytes& file, int cores) {
+  return {load_program_file(active_spec(), path, file, cores)};
 }
 
 // "[4, 8]": a declared shape as the .nasm source writes it.
@@ -177,29 +178,46 @@ py::array array_from_storage(const TensorDecl& d, ZeroedBytes&& storage, Miniflo
   return py::array(dtype, shape, data, base);
 }
 
-// The --profile table as data: one row per engine (SEMANTICS S6 estimates).
+// One row of the --profile table as data; `engines_span_ns`: the span times
+// the engines counted (several cores' engines together).
+py::dict engine_row(const EngineUse& use, double clock_ghz, double engines_span_ns) {
+  py::dict row;
+  row["instructions"] = use.instructions;
+  row["busy_cycles"] = use.cycles;
+  row["clock_ghz"] = clock_ghz;
+  row["busy_us"] = use.busy_ns / 1000.0;
+  row["utilisation"] = engines_span_ns > 0 ? use.busy_ns / engines_span_ns : 0.0;
+  return row;
+}
+
+// The --profile table as data (SEMANTICS S6 estimates): one row per engine,
+// summed over the cores, and per core (S16.4) its own rows, end and waiting.
 py::dict profile_rows(const Program& program, const Timeline& timeline) {
-  double busy_ns[kEngineCount] = {}, cycles[kEngineCount] = {};
-  int count[kEngineCount] = {};
-  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
-    const TimedInstruction& ti = timeline.instructions[i];
-    const auto e = static_cast<std::size_t>(ti.engine);
-    busy_ns[e] += ti.end_ns - ti.start_ns;
-    cycles[e] += ti.cycles;
-    ++count[e];
+  const std::vector<CoreUse> cores = core_use(timeline);
+  py::list per_core;
+  EngineUse total[kEngineCount];
+  for (const CoreUse& core : cores) {
+    py::dict rows;
+    for (int e = 0; e < kEngineCount; ++e) {
+      rows[py::str(engine_name(static_cast<Engine>(e)))] = engine_row(core.engines[e], timeline.clock_ghz[e], timeline.span_ns);
+      total[e].instructions += core.engines[e].instructions;
+      total[e].cycles += core.engines[e].cycles;
+      total[e].busy_ns += core.engines[e].busy_ns;
+    }
+    py::dict entry;
+    entry["engines"] = rows;
+    entry["instructions"] = core.instructions;
+    entry["end_us"] = core.end_ns / 1000.0;
+    entry["waiting_us"] = core.waiting_ns / 1000.0;
+    per_core.append(entry);
   }
   py::dict rows;
-  for (int e = 0; e < kEngineCount; ++e) {
-    py::dict row;
-    row["instructions"] = count[e];
-    row["busy_cycles"] = cycles[e];
-    row["clock_ghz"] = timeline.clock_ghz[e];
-    row["busy_us"] = busy_ns[e] / 1000.0;
-    row["utilisation"] = timeline.span_ns > 0 ? busy_ns[e] / timeline.span_ns : 0.0;
-    rows[py::str(engine_name(static_cast<Engine>(e)))] = row;
-  }
+  for (int e = 0; e < kEngineCount; ++e)
+    rows[py::str(engine_name(static_cast<Engine>(e)))] =
+        engine_row(total[e], timeline.clock_ghz[e], timeline.span_ns * static_cast<double>(cores.size()));
   py::dict result;
   result["engines"] = rows;
+  result["cores"] = per_core;
   result["span_us"] = timeline.span_ns / 1000.0;
   result["table"] = profile_table(active_spec(), program, timeline);
   return result;
@@ -432,6 +450,7 @@ py::list tensor_list(const NativeProgram& native) {
     t["shape"] = d.shape;
     t["role"] = std::string(role_name(d.role));
     t["line"] = d.line;
+    t["core"] = d.core == TensorDecl::kShared ? py::object(py::none()) : py::object(py::int_(d.core));
     out.append(t);
   }
   return out;
@@ -478,6 +497,7 @@ PYBIND11_MODULE(_nisa, m) {
       .def_property_readonly("tensors", &tensor_list)
       .def_property_readonly("file", [](const NativeProgram& p) { return py::bytes(p.loaded->program.file); })
       .def_property_readonly("instruction_count", [](const NativeProgram& p) { return p.loaded->instruction_count(); })
+      .def_property_readonly("cores", [](const NativeProgram& p) { return core_count(p.loaded->program); })
       .def("to_nbin",
            [](const NativeProgram& p) {
              const std::vector<uint8_t> bytes =
@@ -488,9 +508,9 @@ PYBIND11_MODULE(_nisa, m) {
         return text(with_model(p, [](const Program& model) { return disassemble(active_spec(), model); }));
       });
   define_build_recorded(m);  // nisa.nki's recording made a program without text (recorded_program.cpp)
-  m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"));
+  m.def("assemble", &assemble_text, py::arg("text"), py::arg("file"), py::arg("cores") = 0);
   m.def("decode", &decode_binary, py::arg("data"), py::arg("file"));
-  m.def("load", &load_file, py::arg("path"), py::arg("file"));
+  m.def("load", &load_file, py::arg("path"), py::arg("file"), py::arg("cores") = 0);
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false,
         py::arg("print_file") = py::bytes(), py::arg("print_write") = py::none());

@@ -12,6 +12,7 @@
 
 #include <structmember.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <limits>
 #include <optional>
@@ -304,19 +305,44 @@ class RecordingReader {
 
 // `declarations`: [(name, memory, dtype, shape, role, offset, line)] in
 // declaration order; `instructions`: [_record.Instruction]; `tensor_type`:
-// NkiTensor; `render_value`: _record.render_value.
+// NkiTensor; `render_value`: _record.render_value. `cores_object`: None for a
+// program of one core; else, per core, (its declarations, its instructions)
+// (nisa/nki/_cores.py), `declarations` being the shared ones (LANGUAGE.md 2.7).
 py::object build_recorded(const std::string& arch, const std::string& file, const py::list& declarations,
-                          const py::list& instructions, const py::type& tensor_type, const py::function& render_value) {
+                          const py::list& instructions, const py::type& tensor_type, const py::function& render_value,
+                          const py::object& cores_object) {
+  // None or a list of sections; anything else is refused as a program the builder cannot take.
+  const bool several = !cores_object.is_none();
+  if (several && !py::isinstance<py::list>(cores_object)) return py::none();
+  const py::list cores = several ? py::reinterpret_borrow<py::list>(cores_object) : py::list();
+  std::size_t size_hint = instructions.size();
+  if (several)
+    for (const py::handle section : cores)
+      if (py::isinstance<py::tuple>(section) && py::len(section) == 2 && py::isinstance<py::list>(section[py::int_(1)]))
+        size_hint += py::len(section[py::int_(1)]);
   std::unique_ptr<LoadedProgram> loaded = build_program(active_spec(), [&](ProgramBuilder& builder) {
     RecordingReader reader(builder, tensor_type.ptr(), render_value.ptr());
     if (!builder.set_arch(arch)) return false;
     builder.set_file(file);
-    for (const py::handle d : declarations)
-      if (!reader.declare(d.ptr())) return false;
-    for (const py::handle i : instructions)
-      if (!reader.add(i.ptr())) return false;
+    if (several && !builder.set_cores(static_cast<int>(std::min<std::size_t>(py::len(cores), 1024)))) return false;
+    auto add_all = [&](const py::handle declared, const py::handle issued) {
+      if (!py::isinstance<py::list>(declared) || !py::isinstance<py::list>(issued)) return false;
+      for (const py::handle d : declared)
+        if (!reader.declare(d.ptr())) return false;
+      for (const py::handle i : issued)
+        if (!reader.add(i.ptr())) return false;
+      return true;
+    };
+    if (!add_all(declarations, instructions)) return false;
+    if (!several) return true;
+    int core = 0;
+    for (const py::handle section : cores) {
+      if (!py::isinstance<py::tuple>(section) || py::len(section) != 2 || !builder.begin_core(core++) ||
+          !add_all(section[py::int_(0)], section[py::int_(1)]))
+        return false;
+    }
     return true;
-  }, instructions.size());
+  }, size_hint);
   if (!loaded) return py::none();
   return py::cast(NativeProgram{std::move(loaded)});
 }
@@ -325,7 +351,7 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
 
 void define_build_recorded(py::module_& m) {
   m.def("build_recorded", &build_recorded, py::arg("arch"), py::arg("file"), py::arg("declarations"), py::arg("instructions"),
-        py::arg("tensor_type"), py::arg("render_value"));
+        py::arg("tensor_type"), py::arg("render_value"), py::arg("cores") = py::none());
   // The slices nisa.nki writes a view as (program_builder.hpp), or None for
   // an access pattern: `shape` and `pattern` ((stride, count), ...) tuples
   // of ints. A number beyond int64 gives None (the text is refused either way).

@@ -28,22 +28,44 @@ struct Params {
   bool per_partition;                   // some index is one per partition (vector_offset)
 };
 
+constexpr int kMaxSrcs = 16;  // the spec's max_count
+
+// Partition p's byte shifts of dst and of each src (from their indices), or,
+// when an index takes a side outside its tensor, that side (`outside`, with
+// its index): the partition is not computed.
+struct PartitionShifts {
+  int64_t dst = 0;
+  int64_t src[kMaxSrcs] = {};
+  const IndirectSide* outside = nullptr;
+  int64_t index = 0;
+};
+
+PartitionShifts partition_shifts(const Params& k, int64_t p) {
+  PartitionShifts m;
+  if (!shift_of(k.dst_side, p, m.dst, m.index)) {
+    m.outside = k.dst_side;
+    return m;
+  }
+  for (int j = 0; j < k.count; ++j)
+    if (!shift_of(k.src_side[j], p, m.src[j], m.index)) {
+      m.outside = k.src_side[j];
+      return m;
+    }
+  return m;
+}
+
 void run(const Step& s, Machine&) {
   const Params& k = s.params<Params>();
   const int64_t n = s.row_length;
-  int64_t shift[16] = {};  // the spec's max_count
   for (int64_t p = 0; p < s.partitions; ++p) {
-    int64_t dst_shift = 0, index = 0;
-    bool ok = shift_of(k.dst_side, p, dst_shift, index);
-    if (!ok && !k.skip) out_of_bounds(*k.dst_side, p, index);
-    for (int j = 0; j < k.count && ok; ++j) {
-      ok = shift_of(k.src_side[j], p, shift[j], index);
-      if (!ok && !k.skip) out_of_bounds(*k.src_side[j], p, index);
-    }
-    if (!ok) {
+    const PartitionShifts m = partition_shifts(k, p);
+    if (m.outside) {
+      if (!k.skip) out_of_bounds(*m.outside, p, m.index);
       if (!k.per_partition) return;  // a scalar index moves the whole view: all of it is skipped
       continue;
     }
+    const int64_t* shift = m.src;
+    const int64_t dst_shift = m.dst;
     for (int64_t r = 0; r < s.rows(); ++r) {
       for (int j = 0; j < k.count; ++j) {
         const TileAccess& t = *k.srcs[j];
@@ -55,6 +77,28 @@ void run(const Step& s, Machine&) {
       s.dst->store(s.dst->partition(p) + dst_shift + s.dst->row_offsets[static_cast<std::size_t>(r)], s.dst->element_stride, n, k.sum);
     }
   }
+}
+
+// --strict's HBM race check (S16.5): every src read and dst written, at the
+// rows their indices (as they are before the step runs) give; a src beyond
+// in[]'s three is only in the parameters.
+bool tile_uses(const Step& s, std::vector<TileUse>& out) {
+  const Params& k = s.params<Params>();
+  const auto partitions = static_cast<std::size_t>(s.partitions);
+  const std::size_t first = out.size();
+  for (int j = 0; j < k.count; ++j) out.push_back(TileUse{k.srcs[j], false, 1, false, std::vector<int64_t>(partitions, TileUse::kUntouched)});
+  out.push_back(TileUse{s.dst, true, 1, false, std::vector<int64_t>(partitions, TileUse::kUntouched)});
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    const PartitionShifts m = partition_shifts(k, p);
+    if (m.outside) {
+      if (!k.skip || !k.per_partition) break;  // the run faults here, or computes nothing
+      continue;
+    }
+    const auto at = static_cast<std::size_t>(p);
+    for (int j = 0; j < k.count; ++j) out[first + static_cast<std::size_t>(j)].shift[at] = m.src[j];
+    out[first + static_cast<std::size_t>(k.count)].shift[at] = m.dst;
+  }
+  return true;
 }
 
 void decode(const DecodeContext& c, Step& s) {
@@ -93,6 +137,6 @@ void decode(const DecodeContext& c, Step& s) {
 
 }  // namespace
 
-const InstructionSemantics dma_compute_semantics{decode};
+const InstructionSemantics dma_compute_semantics{decode, {.tile_uses = tile_uses}};
 
 }  // namespace nisa

@@ -9,6 +9,8 @@
 // view; the runtime index is bounded here against the tensor, and oob_mode
 // decides what an index outside it does (docs/SEMANTICS.md, dma_copy).
 #include <span>
+#include <utility>
+#include <vector>
 
 #include "bit_copy.hpp"
 #include "indirect_access.hpp"
@@ -45,26 +47,65 @@ void convert_partition(const TileAccess& dst, uint8_t* to, const TileAccess& src
   }
 }
 
+// Where partition p's row goes to and comes from (byte shifts of the static
+// views), or, when an index takes a side outside its tensor, that side
+// (`outside`, with its index): the row does not move.
+struct PartitionMove {
+  int64_t dst_shift = 0, src_shift = 0;
+  const IndirectSide* outside = nullptr;
+  int64_t index = 0;
+};
+
+PartitionMove partition_move(const Params& k, int64_t p) {
+  PartitionMove m;
+  if (!shift_of(k.dst, p, m.dst_shift, m.index)) m.outside = k.dst;
+  else if (!shift_of(k.src, p, m.src_shift, m.index)) m.outside = k.src;
+  return m;
+}
+
+// A scalar index moves the whole view: one outside skips all of it.
+bool per_partition(const Params& k) { return (k.dst && k.dst->vector) || (k.src && k.src->vector); }
+
 void run_indirect(const Step& s, Machine&) {
   const Params& k = s.params<Params>();
-  const bool per_partition = (k.dst && k.dst->vector) || (k.src && k.src->vector);
   for (int64_t p = 0; p < s.partitions; ++p) {
-    int64_t dst_shift = 0, src_shift = 0, index = 0;
-    const bool dst_ok = shift_of(k.dst, p, dst_shift, index);
-    if (!dst_ok && !k.skip) out_of_bounds(*k.dst, p, index);
-    const bool src_ok = shift_of(k.src, p, src_shift, index);
-    if (!src_ok && !k.skip) out_of_bounds(*k.src, p, index);
-    if (!dst_ok || !src_ok) {
-      if (!per_partition) return;  // a scalar index moves the whole view: all of it is skipped
+    const PartitionMove m = partition_move(k, p);
+    if (m.outside) {
+      if (!k.skip) out_of_bounds(*m.outside, p, m.index);
+      if (!per_partition(k)) return;
       continue;
     }
-    uint8_t* to = s.dst->partition(p) + dst_shift;
-    const uint8_t* from = s.in[0]->partition(p) + src_shift;
+    uint8_t* to = s.dst->partition(p) + m.dst_shift;
+    const uint8_t* from = s.in[0]->partition(p) + m.src_shift;
     if (k.row)
       convert_partition(*s.dst, to, *s.in[0], from, s.rows(), s.row_length, k.row);
     else
       copy_partition_bits(*s.dst, to, *s.in[0], from, s.rows(), s.row_length);
   }
+}
+
+// --strict's HBM race check (S16.5): the rows run_indirect moves, from the
+// indices as they are before the step runs. The one case where that differs
+// from the run: a gather whose SBUF dst overlaps its own index tile at a
+// higher partition, so that writing partition p changes a later
+// partition's index; the check then sees the indices the step started with.
+bool tile_uses(const Step& s, std::vector<TileUse>& out) {
+  if (s.run != run_indirect) return false;  // static views: dst and in[0] as they are
+  const Params& k = s.params<Params>();
+  TileUse from{s.in[0], false, 1, false, std::vector<int64_t>(static_cast<std::size_t>(s.partitions), TileUse::kUntouched)};
+  TileUse to{s.dst, true, 1, false, std::vector<int64_t>(static_cast<std::size_t>(s.partitions), TileUse::kUntouched)};
+  for (int64_t p = 0; p < s.partitions; ++p) {
+    const PartitionMove m = partition_move(k, p);
+    if (m.outside) {
+      if (!k.skip || !per_partition(k)) break;  // the run faults here, or moves nothing
+      continue;
+    }
+    from.shift[static_cast<std::size_t>(p)] = m.src_shift;
+    to.shift[static_cast<std::size_t>(p)] = m.dst_shift;
+  }
+  out.push_back(std::move(from));
+  out.push_back(std::move(to));
+  return true;
 }
 
 void decode(const DecodeContext& c, Step& s) {
@@ -96,6 +137,6 @@ void decode(const DecodeContext& c, Step& s) {
 
 }  // namespace
 
-const InstructionSemantics dma_copy_semantics{decode};
+const InstructionSemantics dma_copy_semantics{decode, {.tile_uses = tile_uses}};
 
 }  // namespace nisa

@@ -59,7 +59,7 @@ class ProgramDecoder {
 
 template <class InstructionAt>
 DecodedProgram predecode_each(const Spec& spec, const Program& program, Machine& machine, std::size_t count,
-                              InstructionAt&& instruction_at) {
+                              InstructionAt&& instruction_at, std::size_t first = 0) {
   DecodedProgram decoded{{}, std::make_unique<TileTable>(machine, program)};
   ProgramDecoder decoder(spec, program, machine, *decoded.tiles);
   // Steps of a long program are tens of MB: map their pages in one call
@@ -67,7 +67,7 @@ DecodedProgram predecode_each(const Spec& spec, const Program& program, Machine&
   decoded.steps.reserve(count);
   prefault_for_writing(decoded.steps.data(), count * sizeof(Step));
   decoded.steps.resize(count);
-  for (std::size_t i = 0; i < count; ++i) decoder.decode(i, instruction_at(i), decoded.steps[i]);
+  for (std::size_t i = 0; i < count; ++i) decoder.decode(first + i, instruction_at(first + i), decoded.steps[i]);
   return decoded;
 }
 
@@ -91,8 +91,16 @@ DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstr
                         [&](std::size_t i) -> const Instruction& { return instructions.at(i); });
 }
 
+DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
+                         PositionRange range) {
+  return predecode_each(
+      spec, program, machine, range.end - range.begin, [&](std::size_t i) -> const Instruction& { return instructions.at(i); }, range.begin);
+}
+
 SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
-                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen) {
+                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen,
+                             std::optional<PositionRange> range) {
+  const PositionRange positions = range.value_or(PositionRange{0, instructions.size()});
   SharedSteps shared{{}, {}, std::make_unique<TileTable>(machine, program)};
   ProgramDecoder decoder(spec, program, machine, *shared.tiles);
   shared.order.reserve(instructions.size());
@@ -103,7 +111,7 @@ SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctI
   // The latest step of each distinct instruction: the one a repetition may share.
   std::vector<uint32_t> latest(instructions.distinct_count(), UINT32_MAX);
   Step scratch;
-  for (std::size_t i = 0; i < instructions.size(); ++i) {
+  for (std::size_t i = positions.begin; i < positions.end; ++i) {
     reset_step(scratch);
     const Instruction& ins = instructions.at(i);
     decoder.decode(i, ins, scratch);

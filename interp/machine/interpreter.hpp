@@ -5,6 +5,7 @@
 #pragma once
 #include <functional>
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "distinct_instructions.hpp"
@@ -26,6 +27,10 @@ DecodedProgram predecode(const Spec& spec, const Program& program, Machine& mach
 // The same for a program whose instructions are kept as distinct ones
 // (`program.instructions` is not read; Step::instruction is the position).
 DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine);
+// Only positions [range.begin, range.end) (one core's of a program for
+// several, LANGUAGE.md 2.7): steps[i - range.begin] is position i's.
+DecodedProgram predecode(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
+                         PositionRange range);
 
 // Steps shared between the positions that decode to the same Step byte for
 // byte (`nisa run` of a long .rept without --strict: a handful of steps of
@@ -41,8 +46,10 @@ struct SharedSteps {
 // `first_seen` (if given) is called with each distinct instruction at its
 // first position, while the walk has it at hand (the dead-store pass's
 // accesses are gathered so, rather than in a second walk over cold memory).
+// `range` (if given): only those positions, order[i - range->begin] being position i's.
 SharedSteps predecode_shared(const Spec& spec, const Program& program, DistinctInstructions& instructions, Machine& machine,
-                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen = {});
+                             const std::function<void(uint32_t distinct, const Instruction&)>& first_seen = {},
+                             std::optional<PositionRange> range = std::nullopt);
 
 void execute_step(const Step& s, Machine& machine);
 void execute(const std::vector<Step>& steps, Machine& machine);
@@ -53,5 +60,19 @@ void execute(const SharedSteps& shared, Machine& machine);
 // `interruption` (if any) between steps.
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
                     Interruption* interruption = nullptr);
+
+// The same, a step at a time, for a run that interleaves cores (core_run.hpp):
+// one per core, its hazard tracking kept between calls.
+class StrictRun {
+ public:
+  StrictRun(const Program& program, Machine& machine);
+  StrictRun(StrictRun&&) noexcept;
+  ~StrictRun();
+  void run(const Step& s);
+
+ private:
+  struct Tracker;
+  std::unique_ptr<Tracker> tracker_;
+};
 
 }  // namespace nisa

@@ -52,6 +52,13 @@ ZeroedBytes ZeroedBytes::borrow(const uint8_t* data, std::size_t size) {
   return b;
 }
 
+ZeroedBytes ZeroedBytes::share(ZeroedBytes& owner) {
+  ZeroedBytes b;
+  b.bytes_ = std::unique_ptr<uint8_t, Unmap>(owner.data(), Unmap{nullptr, 0, true});
+  b.size_ = owner.size();
+  return b;
+}
+
 void ZeroedBytes::Unmap::operator()(uint8_t* p) const {
   if (borrowed) return;
   if (mapping == nullptr) {
@@ -72,27 +79,48 @@ int64_t used_partition_bytes(const Program& program, Memory memory) {
 }
 }  // namespace
 
-Machine make_machine(const Spec& spec, const Program& program) {
-  Machine m;
-  const ArchSpec& arch = spec.archs.at(static_cast<std::size_t>(program.arch));
+namespace {
+
+// One core's own state as it starts (S1.1, S1.3, S11.5).
+void start_core(Machine& m, const ArchSpec& arch, const Program& program) {
   m.arch_sbuf_partition_bytes = arch.sbuf_partition_bytes;
   m.arch_psum_partition_bytes = arch.psum_partition_bytes;
   m.sbuf_partition_bytes = std::min(arch.sbuf_partition_bytes, used_partition_bytes(program, Memory::sbuf));
   m.psum_partition_bytes = std::min(arch.psum_partition_bytes, used_partition_bytes(program, Memory::psum));
   m.sbuf = ZeroedBytes(static_cast<std::size_t>(kLanes * m.sbuf_partition_bytes));
   m.psum = ZeroedBytes(static_cast<std::size_t>(kLanes * m.psum_partition_bytes));
+  m.vector_accumulator.fill(-std::numeric_limits<float>::infinity());
+  m.scalar_accumulator.fill(0.0f);
+  seed_vector_rng(m, 0);
+  seed_gpsimd_rng(m, 0);
+}
+
+}  // namespace
+
+Machine make_machine(const Spec& spec, const Program& program) {
+  Machine m;
+  start_core(m, spec.archs.at(static_cast<std::size_t>(program.arch)), program);
   m.hbm.resize(program.tensors.size());
   for (std::size_t t = 0; t < program.tensors.size(); ++t) {
     const TensorDecl& d = program.tensors[t];
     if (d.memory == Memory::hbm)
       m.hbm[t] = ZeroedBytes(static_cast<std::size_t>(element_count(d.shape)) * dtype_size(d.dtype));
   }
-  m.vector_accumulator.fill(-std::numeric_limits<float>::infinity());
-  m.scalar_accumulator.fill(0.0f);
-  seed_vector_rng(m, 0);
-  seed_gpsimd_rng(m, 0);
   return m;
 }
+
+void add_other_cores(Machine& m, const Spec& spec, const Program& program) {
+  m.other_cores.clear();
+  m.other_cores.resize(static_cast<std::size_t>(core_count(program) - 1));
+  for (Machine& core : m.other_cores) {
+    start_core(core, spec.archs.at(static_cast<std::size_t>(program.arch)), program);
+    core.print_output = m.print_output;
+    core.hbm.reserve(m.hbm.size());
+    for (ZeroedBytes& bytes : m.hbm) core.hbm.push_back(ZeroedBytes::share(bytes));
+  }
+}
+
+Machine& core_machine(Machine& m, int core) { return core == 0 ? m : m.other_cores.at(static_cast<std::size_t>(core - 1)); }
 
 void seed_vector_rng(Machine& m, uint32_t seed) {
   for (int lane = 0; lane < kLanes; ++lane)

@@ -36,6 +36,9 @@ class ZeroedBytes {
   // place, LANGUAGE.md 4): never freed here, and only ever read (the caller
   // makes sure nothing writes them and that they outlive this object).
   static ZeroedBytes borrow(const uint8_t* data, std::size_t size);
+  // The bytes of `owner`, read and written through this object too, never
+  // freed here (another core's view of shared HBM; `owner` outlives it).
+  static ZeroedBytes share(ZeroedBytes& owner);
   bool borrowed() const { return bytes_.get_deleter().borrowed; }
   uint8_t* data() { return bytes_.get(); }
   const uint8_t* data() const { return bytes_.get(); }
@@ -91,6 +94,11 @@ struct Machine {
   std::array<std::array<XorwowState, kGpsimdGenerators>, kLanes> gpsimd_rng{};
   // Not state: where device_print writes; nullptr prints nothing (unit tests).
   PrintOutput* print_output = nullptr;
+  // A program for several cores (LANGUAGE.md 2.7): this machine is core 0;
+  // cores 1, 2, ... have their own SBUF, PSUM, accumulators and generators
+  // here, and their `hbm` borrows this machine's (HBM is shared). Made by
+  // the run (add_other_cores), after the inputs are bound.
+  std::vector<Machine> other_cores;
 };
 
 // S11.5: every generator of both engines as seed `seed` sets them.
@@ -100,6 +108,12 @@ void seed_gpsimd_rng(Machine& m, uint32_t seed);
 // Zero-filled memories sized by Spec::archs[program.arch]; HBM tensors zeroed
 // (inputs are filled by the caller).
 Machine make_machine(const Spec& spec, const Program& program);
+
+// Machines for cores 1 .. core_count(program) - 1 in m.other_cores (none for
+// one core), each as make_machine starts one, HBM borrowed from `m`.
+void add_other_cores(Machine& m, const Spec& spec, const Program& program);
+// Core k's machine: `m` for 0, else m.other_cores[k - 1].
+Machine& core_machine(Machine& m, int core);
 
 // Base address of a declared tensor: HBM: its array; SBUF/PSUM: partition 0
 // at the tensor's byte offset.

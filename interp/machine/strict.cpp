@@ -23,7 +23,25 @@ namespace {
 
 constexpr StrictHooks kNoHooks{};
 
-struct Tracker {
+}  // namespace
+
+const TileAccess* step_result_tile(const Step& s) {
+  if (s.strict != nullptr && s.strict->result_tile != nullptr) return s.strict->result_tile(s);
+  return s.staged ? s.final_dst : s.dst;
+}
+
+void step_tile_uses(const Step& s, std::vector<TileUse>& out) {
+  const StrictHooks& hooks = s.strict != nullptr ? *s.strict : kNoHooks;
+  if (hooks.tile_uses != nullptr && hooks.tile_uses(s, out)) return;
+  for (int k = 0; k < s.inputs; ++k) out.push_back(TileUse{s.in[k], false, hooks.partition_every, false, {}});
+  for (const PartitionScalar& ps : s.scalar)
+    if (ps.present && ps.tile != nullptr) out.push_back(TileUse{ps.tile, false, 1, false, {}});
+  const TileAccess* result = step_result_tile(s);
+  if (result != nullptr) out.push_back(TileUse{result, true, hooks.partition_every, hooks.written_elements != nullptr, {}});
+  if (s.reduce_res != nullptr) out.push_back(TileUse{s.reduce_res, true, 1, false, {}});
+}
+
+struct StrictRun::Tracker {
   const Program& program;
   Machine& machine;
   ZeroedBytes sbuf_written, psum_written;  // one flag per byte (S1.1)
@@ -94,7 +112,12 @@ struct Tracker {
       if (ps.present && ps.tile != nullptr) check_read(s, *ps.tile, 1, "a [P, 1] operand");
     if (hooks.check != nullptr) hooks.check(s, fault);
     check_accumulator(s);
-    const TileAccess& dst = hooks.result_tile != nullptr ? *hooks.result_tile(s) : s.staged ? *s.final_dst : *s.dst;
+    const TileAccess* result = step_result_tile(s);
+    if (result == nullptr) {  // writes no tile (core_barrier)
+      execute_step(s, machine);
+      return;
+    }
+    const TileAccess& dst = *result;
     if (hooks.written_elements != nullptr) {
       std::vector<uint8_t*> written;
       hooks.written_elements(s, written);
@@ -108,13 +131,17 @@ struct Tracker {
   }
 };
 
-}  // namespace
+StrictRun::StrictRun(const Program& program, Machine& machine)
+    : tracker_(new Tracker{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}}) {}
+StrictRun::StrictRun(StrictRun&&) noexcept = default;
+StrictRun::~StrictRun() = default;
+void StrictRun::run(const Step& s) { tracker_->run(s); }
 
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
                     Interruption* interruption) {
-  Tracker t{program, machine, ZeroedBytes(machine.sbuf.size()), ZeroedBytes(machine.psum.size()), {}, {}};
+  StrictRun strict(program, machine);
   for (const Step& s : steps) {
-    t.run(s);
+    strict.run(s);
     between_steps(interruption);
   }
 }

@@ -18,6 +18,22 @@ struct StrictFault {
   [[noreturn]] void operator()(const Step& s, const std::string& message) const;
 };
 
+// A tile a step reads or writes, as the HBM race check of a program for
+// several cores sees it (SEMANTICS S16.5; hbm_races.hpp).
+struct TileUse {
+  const TileAccess* tile = nullptr;
+  bool writes = false;
+  int64_t partition_every = 1;  // StrictHooks::partition_every
+  // Writes only the elements StrictHooks::written_elements lists.
+  bool listed_elements = false;
+  // A runtime index (dma_copy's vector_offset, scalar_offset) moves the
+  // view: per partition of `tile`, the byte shift of its elements, or
+  // kUntouched when the step moves nothing there (oob_mode=skip, or the
+  // partitions after an index that faults). Empty: the view as it is.
+  std::vector<int64_t> shift;
+  static constexpr int64_t kUntouched = INT64_MIN;
+};
+
 struct StrictHooks {
   // Reads and writes touch only partitions whose physical number is a
   // multiple of this (nonzero_with_count: GpSimd core k serves partition 16k).
@@ -29,7 +45,19 @@ struct StrictHooks {
   void (*written_elements)(const Step&, std::vector<uint8_t*>& out) = nullptr;
   // The tile the result lands in when it is not dst (tensor_reduce: final_dst).
   const TileAccess* (*result_tile)(const Step&) = nullptr;
+  // Every tile the step touches, taken before it runs, when in[], the
+  // scalars' tiles and the result tile do not say it (a runtime index moves
+  // a view; dma_compute's sources are a list); false: they do.
+  bool (*tile_uses)(const Step&, std::vector<TileUse>& out) = nullptr;
 };
+
+// The tile step s writes its result to (StrictHooks::result_tile, else dst
+// or, staged, final_dst), nullptr when none.
+const TileAccess* step_result_tile(const Step& s);
+
+// Every tile step s reads or writes (its hooks' tile_uses, else in[], the
+// scalars' tiles, the result tile, reduce_res), reads first, appended to `out`.
+void step_tile_uses(const Step& s, std::vector<TileUse>& out);
 
 // f(p, i, address) for flat free element i of partition p of t (in its row
 // layout), for the partitions `partition_every` selects.

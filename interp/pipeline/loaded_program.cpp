@@ -56,10 +56,10 @@ const std::vector<bool>& LoadedProgram::written_tensors(const Spec& spec) {
   return *written_;
 }
 
-std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file) {
+std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file, int cores) {
   auto loaded = std::make_unique<LoadedProgram>();
   DistinctInstructionSink sink(loaded->distinct);
-  AssembleResult result = assemble(spec, text, file, &sink);
+  AssembleResult result = assemble(spec, text, file, &sink, {}, cores);
   if (!result.diagnostics.empty()) {
     std::string message;
     for (const Diagnostic& d : result.diagnostics) message += format_diagnostic(d);
@@ -92,14 +92,18 @@ std::unique_ptr<LoadedProgram> decode_program_bytes(const Spec& spec, const std:
 }
 
 std::unique_ptr<LoadedProgram> load_program_file(const Spec& spec, const std::string& path,
-                                                 const std::string& display_name) {
+                                                 const std::string& display_name, int cores) {
   const std::string& name = display_name.empty() ? path : display_name;
   std::unique_ptr<LoadedProgram> loaded;
   if (is_nasm_path(path)) {
     const FileText source(path);
-    loaded = assemble_program(spec, source.text(), name);
+    loaded = assemble_program(spec, source.text(), name, cores);
   } else {
     loaded = decode_program_bytes(spec, read_nbin_file(path), name);
+    const int has = core_count(loaded->program);
+    if (cores != 0 && cores != has)
+      throw InputError(file_error(name, "the program is for " + std::to_string(has) + (has == 1 ? " core" : " cores") + " but --cores asks for " +
+                                            std::to_string(cores)));
   }
   loaded->source_path = path;
   return loaded;

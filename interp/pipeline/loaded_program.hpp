@@ -52,9 +52,11 @@ class AssemblyFailed : public InputError {
 
 // `path` as `nisa run` takes it: a .nasm file is assembled, anything else
 // decoded as a .nbin. `display_name` names it in messages (default: path).
+// `cores` (--cores N; 0: not given): the core count of a .nasm program
+// without `.cores`; a program that says its count must say N (LANGUAGE.md 2.7).
 std::unique_ptr<LoadedProgram> load_program_file(const Spec& spec, const std::string& path,
-                                                 const std::string& display_name = "");
-std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file);
+                                                 const std::string& display_name = "", int cores = 0);
+std::unique_ptr<LoadedProgram> assemble_program(const Spec& spec, std::string_view text, const std::string& file, int cores = 0);
 // A program built from values rather than text (nisa.nki's recording):
 // `fill` declares and adds everything through the builder it is given
 // (asm/program_builder.hpp) and says whether all of it was taken. Nothing

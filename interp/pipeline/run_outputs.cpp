@@ -15,6 +15,12 @@ namespace {
 
 constexpr const char* kStateFiles[] = {"sbuf", "psum", "vector_accumulator", "scalar_accumulator"};
 
+// `--dump-state` file `name` of core `core` (LANGUAGE.md 2.7): core 0's as
+// for one core, core k's prefixed `corek_`.
+std::string state_path(const std::string& dir, int core, const char* name) {
+  return dir + "/" + (core == 0 ? std::string() : "core" + std::to_string(core) + "_") + name + ".npy";
+}
+
 // A file to write: `bytes`, then each of `tail` (data written straight from
 // the machine: a dumped tensor whose storage is its .npy data, the partitions
 // of SBUF/PSUM), never copied first.
@@ -64,12 +70,13 @@ std::vector<PendingFile> state_files(const Machine& machine, const std::string& 
     return std::span<const uint8_t>(reinterpret_cast<const uint8_t*>(array.data()), array.size() * sizeof(array[0]));
   };
   std::vector<PendingFile> files;
-  files.push_back(memory_state_file(machine, Memory::sbuf, dir + "/" + kStateFiles[0] + ".npy"));
-  files.push_back(memory_state_file(machine, Memory::psum, dir + "/" + kStateFiles[1] + ".npy"));
-  files.push_back({dir + "/" + kStateFiles[2] + ".npy",
-                   encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.vector_accumulator))});
-  files.push_back({dir + "/" + kStateFiles[3] + ".npy",
-                   encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(machine.scalar_accumulator))});
+  for (int core = 0; core <= static_cast<int>(machine.other_cores.size()); ++core) {
+    const Machine& m = core == 0 ? machine : machine.other_cores[static_cast<std::size_t>(core - 1)];
+    files.push_back(memory_state_file(m, Memory::sbuf, state_path(dir, core, kStateFiles[0])));
+    files.push_back(memory_state_file(m, Memory::psum, state_path(dir, core, kStateFiles[1])));
+    files.push_back({state_path(dir, core, kStateFiles[2]), encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(m.vector_accumulator))});
+    files.push_back({state_path(dir, core, kStateFiles[3]), encode_tensor_npy(Dtype::f32, {kLanes}, bytes_of(m.scalar_accumulator))});
+  }
   return files;
 }
 
@@ -90,8 +97,8 @@ void check_outputs_before_run(const Program& program, const OutputRequest& reque
     for (const TensorDecl& d : program.tensors)
       if (is_output_tensor(d)) planned.add_output(request.dump_dir + "/" + d.name + ".npy", std::string_view(), "--dump");
   if (!request.dump_state_dir.empty())
-    for (const char* name : kStateFiles)
-      planned.add_output(request.dump_state_dir + "/" + name + ".npy", std::string_view(), "--dump-state");
+    for (int core = 0; core < core_count(program); ++core)
+      for (const char* name : kStateFiles) planned.add_output(state_path(request.dump_state_dir, core, name), std::string_view(), "--dump-state");
   if (!request.trace_file.empty()) planned.add_output(request.trace_file, std::string_view(), request.trace_option);
   if (!request.print_file.empty()) planned.add_output(request.print_file, std::string_view(), request.print_option);
   planned.check();

@@ -49,6 +49,14 @@ std::string aligned(const std::vector<std::vector<std::string>>& rows, const std
   return out;
 }
 
+// `row` with `cell` inserted at column `at` when `add` (the core column of a
+// program for several cores).
+template <class T>
+std::vector<T> with_column(bool add, std::size_t at, T cell, std::vector<T> row) {
+  if (add) row.insert(row.begin() + static_cast<std::ptrdiff_t>(at), std::move(cell));
+  return row;
+}
+
 void json_string(std::string& out, std::string_view s) {
   out += '"';
   for (char ch : s) {
@@ -90,33 +98,63 @@ std::string kinds_text(uint8_t kinds) {
 
 }  // namespace
 
+std::vector<CoreUse> core_use(const Timeline& tl) {
+  std::vector<CoreUse> cores(static_cast<std::size_t>(tl.cores));
+  for (const TimedInstruction& ti : tl.instructions) {
+    CoreUse& core = cores[static_cast<std::size_t>(ti.core)];
+    EngineUse& engine = core.engines[static_cast<int>(ti.engine)];
+    ++engine.instructions;
+    engine.cycles += ti.cycles;
+    engine.busy_ns += ti.end_ns - ti.start_ns;
+    ++core.instructions;
+    core.end_ns = std::max(core.end_ns, ti.end_ns);
+  }
+  for (const TimedMeeting& m : tl.meetings)
+    for (std::size_t k = 0; k < m.instructions.size(); ++k) {
+      const TimedInstruction& ti = tl.instructions[m.instructions[k]];
+      cores[static_cast<std::size_t>(ti.core)].waiting_ns += ti.start_ns - m.ready_ns[k];
+    }
+  return cores;
+}
+
 std::string profile_table(const Spec& spec, const Program& program, const Timeline& tl, std::size_t top) {
   const std::size_t n = tl.instructions.size();
   const double span_us = tl.span_ns / 1000.0;
+  const bool several = tl.cores > 1;
   std::ostringstream out;
-  out << "profile: " << program.file << " (" << spec.archs[static_cast<std::size_t>(program.arch)].name << "), " << n
-      << " instructions, estimated " << fixed(span_us, 3) << " us\n"
-      << "(SEMANTICS S6 estimates: each engine's cycles at its own clock; engines overlap, dependencies serialize)\n\n";
+  out << "profile: " << program.file << " (" << spec.archs[static_cast<std::size_t>(program.arch)].name << "), ";
+  if (several) out << tl.cores << " cores, ";
+  out << n << " instructions, estimated " << fixed(span_us, 3) << " us\n"
+      << "(SEMANTICS S6 estimates: each engine's cycles at its own clock; engines overlap, dependencies serialize";
+  if (several)
+    out << ";\n S16.4: each core has its own engines; cores wait for each other only at sendrecv and core_barrier,"
+        << " estimated too";
+  out << ")\n\n";
 
-  std::vector<std::vector<std::string>> rows = {{"engine", "instructions", "busy cycles", "clock GHz", "busy us", "utilisation"}};
-  std::size_t total_count = 0;
-  for (int e = 0; e < kEngineCount; ++e) {
-    std::size_t count = 0;
-    double cycles = 0, busy_ns = 0;
-    for (const TimedInstruction& ti : tl.instructions)
-      if (static_cast<int>(ti.engine) == e) {
-        ++count;
-        cycles += ti.cycles;
-        busy_ns += ti.end_ns - ti.start_ns;
-      }
-    total_count += count;
-    const double utilisation = tl.span_ns > 0 ? 100.0 * busy_ns / tl.span_ns : 0.0;
-    rows.push_back({std::string(engine_name(static_cast<Engine>(e))), std::to_string(count), fixed(cycles, 0),
-                    fixed(tl.clock_ghz[e], 2), fixed(busy_ns / 1000.0, 3), fixed(utilisation, 1) + "%"});
+  const std::vector<CoreUse> cores = core_use(tl);
+  // The engine table: one-core programs' has no core column.
+  std::vector<std::vector<std::string>> rows = {with_column<std::string>(
+      several, 0, "core", {"engine", "instructions", "busy cycles", "clock GHz", "busy us", "utilisation"})};
+  for (std::size_t c = 0; c < cores.size(); ++c)
+    for (int e = 0; e < kEngineCount; ++e) {
+      const EngineUse& use = cores[c].engines[e];
+      const double utilisation = tl.span_ns > 0 ? 100.0 * use.busy_ns / tl.span_ns : 0.0;
+      rows.push_back(with_column<std::string>(
+          several, 0, std::to_string(c),
+          {std::string(engine_name(static_cast<Engine>(e))), std::to_string(use.instructions), fixed(use.cycles, 0),
+           fixed(tl.clock_ghz[e], 2), fixed(use.busy_ns / 1000.0, 3), fixed(utilisation, 1) + "%"}));
+    }
+  rows.push_back(several ? std::vector<std::string>{"", "total", std::to_string(n), "", "", "", "", ""}
+                         : std::vector<std::string>{"total", std::to_string(n), "", "", "", ""});
+  out << aligned(rows, with_column(several, 0, false, {false, true, true, true, true, true}));
+  if (several) {
+    std::vector<std::vector<std::string>> per_core = {{"core", "instructions", "ends at us", "waits at meetings us"}};
+    for (std::size_t c = 0; c < cores.size(); ++c)
+      per_core.push_back({std::to_string(c), std::to_string(cores[c].instructions), fixed(cores[c].end_ns / 1000.0, 3),
+                          fixed(cores[c].waiting_ns / 1000.0, 3)});
+    out << "\n" << aligned(per_core, {false, true, true, true});
   }
-  rows.push_back({"total", std::to_string(total_count), "", "", "", ""});
-  out << aligned(rows, {false, true, true, true, true, true});
-  out << "span (estimated total time): " << fixed(span_us, 3) << " us\n";
+  out << "span (estimated total time): " << fixed(span_us, 3) << " us" << (several ? " (the slowest core's end)" : "") << "\n";
 
   std::vector<std::size_t> order(n);
   std::iota(order.begin(), order.end(), std::size_t{0});
@@ -128,14 +166,17 @@ std::string profile_table(const Spec& spec, const Program& program, const Timeli
   order.resize(std::min(top, n));
   if (order.empty()) return out.str();
   out << "\ntop " << order.size() << " instructions by estimated time:\n";
-  std::vector<std::vector<std::string>> top_rows = {{"rank", "source", "engine", "instruction", "cycles", "us", "start us"}};
+  std::vector<std::vector<std::string>> top_rows = {
+      with_column<std::string>(several, 1, "core", {"rank", "source", "engine", "instruction", "cycles", "us", "start us"})};
   for (std::size_t r = 0; r < order.size(); ++r) {
     const std::size_t i = order[r];
     const TimedInstruction& ti = tl.instructions[i];
-    top_rows.push_back({std::to_string(r + 1), source(program, i), std::string(engine_name(ti.engine)), mnemonic(spec, program, i),
-                        fixed(ti.cycles, 0), fixed(duration(i) / 1000.0, 3), fixed(ti.start_ns / 1000.0, 3)});
+    top_rows.push_back(with_column<std::string>(several, 1, std::to_string(ti.core),
+                                                {std::to_string(r + 1), source(program, i), std::string(engine_name(ti.engine)),
+                                                 mnemonic(spec, program, i), fixed(ti.cycles, 0), fixed(duration(i) / 1000.0, 3),
+                                                 fixed(ti.start_ns / 1000.0, 3)}));
   }
-  out << aligned(top_rows, {true, false, false, false, true, true, true});
+  out << aligned(top_rows, with_column(several, 1, true, {true, false, false, false, true, true, true}));
   return out.str();
 }
 
@@ -145,45 +186,94 @@ std::string trace_json(const Spec& spec, const Program& program, const Timeline&
   auto put = [&out](std::initializer_list<std::string_view> parts) {
     for (std::string_view p : parts) out += p;
   };
+  const bool several = tl.cores > 1;
+  // A one-core program's trace is one process, pid 1, with tids 0..4: core 0's.
+  auto pid = [](int core) { return std::to_string(core + 1); };
+  auto tid = [](int core, int engine) { return std::to_string(core * kEngineCount + engine); };
   const std::string& arch = spec.archs[static_cast<std::size_t>(program.arch)].name;
   put({"{\"displayTimeUnit\":\"ns\",\"otherData\":{\"program\":"});
   json_string(out, program.file);
-  put({",\"arch\":\"", arch, "\",\"estimated_us\":", microseconds(picoseconds(tl.span_ns)),
-       ",\"model\":\"SEMANTICS S6 cost estimates; each engine's cycles at its own clock\"},\n\"traceEvents\":[\n",
-       "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"args\":{\"name\":"});
-  json_string(out, "nisa " + program.file + " (" + arch + ", estimated)");
-  put({"}}"});
-  for (int e = 0; e < kEngineCount; ++e) {
-    const std::string tid = std::to_string(e);
-    put({",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":", tid, ",\"args\":{\"name\":\"",
-         engine_name(static_cast<Engine>(e)), " (", fixed(tl.clock_ghz[e], 2), " GHz)\"}}",
-         ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":", tid, ",\"args\":{\"sort_index\":", tid, "}}"});
+  put({",\"arch\":\"", arch, "\""});
+  if (several) put({",\"cores\":", std::to_string(tl.cores)});
+  put({",\"estimated_us\":", microseconds(picoseconds(tl.span_ns)),
+       ",\"model\":\"SEMANTICS S6 cost estimates; each engine's cycles at its own clock",
+       several ? "; S16.4: each core its own engines, cores meet at sendrecv and core_barrier" : "", "\"},\n\"traceEvents\":[\n"});
+  for (int c = 0; c < tl.cores; ++c) {
+    put({c ? ",\n" : "", "{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":", pid(c), ",\"args\":{\"name\":"});
+    json_string(out, several ? "core " + std::to_string(c) : "nisa " + program.file + " (" + arch + ", estimated)");
+    put({"}}"});
+    if (several)
+      put({",\n{\"name\":\"process_sort_index\",\"ph\":\"M\",\"pid\":", pid(c), ",\"args\":{\"sort_index\":",
+           std::to_string(c), "}}"});
+    for (int e = 0; e < kEngineCount; ++e) {
+      const std::string t = tid(c, e);
+      put({",\n{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":", pid(c), ",\"tid\":", t, ",\"args\":{\"name\":\"",
+           engine_name(static_cast<Engine>(e)), " (", fixed(tl.clock_ghz[e], 2), " GHz)\"}}",
+           ",\n{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":", pid(c), ",\"tid\":", t,
+           ",\"args\":{\"sort_index\":", t, "}}"});
+    }
   }
+  // Each instruction of a meeting of several cores: its meeting.
+  std::vector<const TimedMeeting*> meeting_of(tl.meetings.empty() ? 0 : tl.instructions.size(), nullptr);
+  for (const TimedMeeting& m : tl.meetings)
+    if (m.instructions.size() > 1)
+      for (uint32_t i : m.instructions) meeting_of[i] = &m;
   std::size_t flow = 0;
+  auto arrow = [&](const TimedInstruction& from, int64_t from_ts, const TimedInstruction& to, int64_t to_ts, std::string_view name) {
+    const std::string id = std::to_string(++flow);
+    put({",\n{\"name\":\"", name, "\",\"cat\":\"", name, "\",\"ph\":\"s\",\"id\":", id, ",\"pid\":", pid(from.core),
+         ",\"tid\":", tid(from.core, static_cast<int>(from.engine)), ",\"ts\":", microseconds(from_ts), "}",
+         ",\n{\"name\":\"", name, "\",\"cat\":\"", name, "\",\"ph\":\"f\",\"bp\":\"e\",\"id\":", id,
+         ",\"pid\":", pid(to.core), ",\"tid\":", tid(to.core, static_cast<int>(to.engine)), ",\"ts\":", microseconds(to_ts), "}"});
+  };
   for (std::size_t i = 0; i < tl.instructions.size(); ++i) {
     const TimedInstruction& ti = tl.instructions[i];
     const int64_t start = picoseconds(ti.start_ns), end = picoseconds(ti.end_ns);
-    const std::string tid = std::to_string(static_cast<int>(ti.engine));
     put({",\n{\"name\":"});
     json_string(out, mnemonic(spec, program, i));
-    put({",\"cat\":\"", engine_name(ti.engine), "\",\"ph\":\"X\",\"pid\":1,\"tid\":", tid, ",\"ts\":", microseconds(start),
-         ",\"dur\":", microseconds(end - start), ",\"args\":{\"index\":", std::to_string(i), ",\"source\":"});
+    put({",\"cat\":\"", engine_name(ti.engine), "\",\"ph\":\"X\",\"pid\":", pid(ti.core), ",\"tid\":",
+         tid(ti.core, static_cast<int>(ti.engine)), ",\"ts\":", microseconds(start), ",\"dur\":", microseconds(end - start),
+         ",\"args\":{\"index\":", std::to_string(i), ",\"source\":"});
     json_string(out, source(program, i));
     put({",\"cycles\":", fixed(ti.cycles, 0), ",\"deps\":["});
     for (std::size_t k = 0; k < ti.dependencies.size(); ++k) {
       const Dependency& d = ti.dependencies[k];
       put({k ? "," : "", "{\"index\":", std::to_string(d.instruction), ",\"kind\":\"", kinds_text(d.kinds), "\"}"});
     }
-    put({"]}}"});
+    put({"]"});
+    // A meeting (S16.4): the other cores' instructions and how long this one
+    // waited for them.
+    const TimedMeeting* m = meeting_of.empty() ? nullptr : meeting_of[i];
+    if (m != nullptr) {
+      put({",\"meets\":["});
+      const char* comma = "";
+      double ready = 0;
+      for (std::size_t k = 0; k < m->instructions.size(); ++k) {
+        if (m->instructions[k] == i) {
+          ready = m->ready_ns[k];
+          continue;
+        }
+        put({comma, std::to_string(m->instructions[k])});
+        comma = ",";
+      }
+      put({"],\"waited_us\":", microseconds(start - picoseconds(ready))});
+    }
+    put({"}}"});
     // Arrows from each producer on another engine to this instruction.
     for (const Dependency& d : ti.dependencies) {
       const TimedInstruction& before = tl.instructions[d.instruction];
       if (before.engine == ti.engine) continue;
-      const std::string id = std::to_string(++flow);
-      put({",\n{\"name\":\"dependency\",\"cat\":\"dependency\",\"ph\":\"s\",\"id\":", id, ",\"pid\":1,\"tid\":",
-           std::to_string(static_cast<int>(before.engine)), ",\"ts\":", microseconds(picoseconds(before.start_ns)), "}",
-           ",\n{\"name\":\"dependency\",\"cat\":\"dependency\",\"ph\":\"f\",\"bp\":\"e\",\"id\":", id,
-           ",\"pid\":1,\"tid\":", tid, ",\"ts\":", microseconds(start), "}"});
+      arrow(before, picoseconds(before.start_ns), ti, start, "dependency");
+    }
+    // After a meeting's last slice: arrows from the last core to arrive to
+    // each core that waited for it.
+    if (m != nullptr && m->instructions.back() == i) {
+      std::size_t last = 0;
+      for (std::size_t k = 1; k < m->instructions.size(); ++k)
+        if (m->ready_ns[k] > m->ready_ns[last]) last = k;
+      const TimedInstruction& latest = tl.instructions[m->instructions[last]];
+      for (std::size_t k = 0; k < m->instructions.size(); ++k)
+        if (m->ready_ns[k] < m->ready_ns[last]) arrow(latest, start, tl.instructions[m->instructions[k]], start, "meeting");
     }
   }
   put({"\n]}\n"});

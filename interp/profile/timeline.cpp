@@ -16,6 +16,8 @@
 #include <cstddef>
 
 #include "cost_model.hpp"
+#include "cross_core.hpp"
+#include "error.hpp"
 #include "memory_access.hpp"
 
 namespace nisa {
@@ -111,55 +113,159 @@ class AccessIndex {
   }
 };
 
+// The meetings of a checked program (S16) and its cross-core instructions
+// (`ops`, which the meetings index), as match_meetings finds them. A checked
+// program's always match.
+std::vector<Meeting> meetings_of(const Spec& spec, const Program& program, std::vector<CrossCoreOp>& ops) {
+  std::vector<uint32_t> last_line;
+  for (int core = 0; core < core_count(program); ++core) {
+    const PositionRange range = core_positions(program, core, program.instructions.size());
+    last_line.push_back(range.end > range.begin ? program.instructions[range.end - 1].line : 0);
+    for (std::size_t i = range.begin; i < range.end; ++i) {
+      const Instruction& ins = program.instructions[i];
+      if (spec.instructions[static_cast<std::size_t>(ins.spec_index)].cross_core != CrossCore::none)
+        ops.push_back(CrossCoreOp{core, i, ins, 0});
+    }
+  }
+  CoreMeetings found = match_meetings(spec, program, ops, last_line);
+  if (found.failure)
+    throw InputError(program.file + ":" + std::to_string(found.failure->line) + ": error: " + found.failure->message);
+  return std::move(found.meetings);
+}
+
+// Lays out the instructions, each core in program order on its own engines
+// and with its own dependency search.
+class Scheduler {
+ public:
+  Scheduler(const Spec& spec, const Program& program, Timeline& tl)
+      : spec_(spec), program_(program), tl_(tl), seen_by_(program.instructions.size(), UINT32_MAX),
+        position_(program.instructions.size(), 0) {
+    for (int e = 0; e < kEngineCount; ++e) tl.clock_ghz[e] = engine_clock_ghz(spec, program, static_cast<Engine>(e));
+    const double wait_cycles = spec.cross_engine_wait.evaluate(CostInputs{});
+    for (int e = 0; e < kEngineCount; ++e) wait_ns_[e] = wait_cycles / tl.clock_ghz[e];
+    tl.cores = core_count(program);
+    tl.instructions.resize(program.instructions.size());
+    cores_.reserve(static_cast<std::size_t>(tl.cores));
+    for (int c = 0; c < tl.cores; ++c) {
+      const PositionRange range = core_positions(program, c, program.instructions.size());
+      cores_.emplace_back(spec, program, range);
+    }
+  }
+
+  // Lays out core c's instructions up to position `to` (not included).
+  void advance(int c, std::size_t to) {
+    CoreState& core = cores_[static_cast<std::size_t>(c)];
+    for (; core.next < to; ++core.next) {
+      const double ready = prepare(c, core.next, accesses_);
+      place(c, core.next, ready, duration(core.next), accesses_);
+    }
+  }
+
+  // Lays out a meeting: each core up to its instruction there, then those
+  // instructions together (S16.4).
+  void meet(const Meeting& m, const std::vector<CrossCoreOp>& ops) {
+    TimedMeeting timed;
+    meeting_accesses_.resize(m.ops.size());
+    double start = 0, longest = 0;
+    for (std::size_t k = 0; k < m.ops.size(); ++k) {
+      const CrossCoreOp& op = ops[m.ops[k]];
+      advance(op.core, op.position);
+      timed.instructions.push_back(static_cast<uint32_t>(op.position));
+      timed.ready_ns.push_back(prepare(op.core, op.position, meeting_accesses_[k]));
+      start = std::max(start, timed.ready_ns.back());
+      longest = std::max(longest, duration(op.position));
+    }
+    for (std::size_t k = 0; k < m.ops.size(); ++k) {
+      const CrossCoreOp& op = ops[m.ops[k]];
+      place(op.core, op.position, start, longest, meeting_accesses_[k]);
+      ++cores_[static_cast<std::size_t>(op.core)].next;
+    }
+    tl_.meetings.push_back(std::move(timed));
+  }
+
+  void finish() {
+    for (int c = 0; c < tl_.cores; ++c) advance(c, cores_[static_cast<std::size_t>(c)].end);
+  }
+
+ private:
+  struct CoreState {
+    CoreState(const Spec& spec, const Program& program, PositionRange range)
+        : index(spec, program), next(range.begin), end(range.end) {}
+    AccessIndex index;
+    double engine_free[kEngineCount] = {};
+    std::size_t next, end;
+  };
+
+  const Spec& spec_;
+  const Program& program_;
+  Timeline& tl_;
+  std::vector<CoreState> cores_;
+  double wait_ns_[kEngineCount] = {};
+  std::vector<uint32_t> seen_by_;   // instruction that last listed it as a dependency
+  std::vector<uint32_t> position_;  // where in that list
+  std::vector<Access> accesses_;
+  std::vector<std::vector<Access>> meeting_accesses_;
+
+  double duration(std::size_t i) const {
+    const TimedInstruction& ti = tl_.instructions[i];
+    return ti.cycles / tl_.clock_ghz[static_cast<int>(ti.engine)];
+  }
+
+  // Engine, cycles, accesses and dependencies of instruction i of core c;
+  // returns when it could start: its engine free, its dependencies ended.
+  double prepare(int c, std::size_t i, std::vector<Access>& accesses) {
+    CoreState& core = cores_[static_cast<std::size_t>(c)];
+    const Instruction& ins = program_.instructions[i];
+    const InstructionSpec& is = spec_.instructions[static_cast<std::size_t>(ins.spec_index)];
+    TimedInstruction& ti = tl_.instructions[i];
+    const Engine engine = executing_engine(is, ins);  // engine= may choose it
+    ti.engine = engine;
+    ti.core = c;
+    ti.cycles = instruction_cycles(spec_, program_, ins);
+    const int e = static_cast<int>(engine);
+    collect_accesses(program_, is, ins, engine, accesses);
+    if (is.cross_core == CrossCore::barrier)  // S16.4: the point after which `data` is whole
+      for (Access& a : accesses) a.write = true;
+    for (const Access& a : accesses)
+      core.index.conflicts(a, [&](const AccessRecord& r, uint8_t kind) {
+        if (r.instruction == i) return;
+        if (seen_by_[r.instruction] != i) {
+          seen_by_[r.instruction] = static_cast<uint32_t>(i);
+          position_[r.instruction] = static_cast<uint32_t>(ti.dependencies.size());
+          ti.dependencies.push_back(Dependency{r.instruction, 0});
+        }
+        ti.dependencies[position_[r.instruction]].kinds |= kind;
+      });
+    double ready = core.engine_free[e];
+    for (const Dependency& d : ti.dependencies) {
+      const TimedInstruction& before = tl_.instructions[d.instruction];
+      ready = std::max(ready, before.end_ns + (before.engine != engine ? wait_ns_[e] : 0.0));
+    }
+    std::sort(ti.dependencies.begin(), ti.dependencies.end(),
+              [](const Dependency& a, const Dependency& b) { return a.instruction < b.instruction; });
+    return ready;
+  }
+
+  void place(int c, std::size_t i, double start, double duration, const std::vector<Access>& accesses) {
+    CoreState& core = cores_[static_cast<std::size_t>(c)];
+    TimedInstruction& ti = tl_.instructions[i];
+    ti.start_ns = start;
+    ti.end_ns = start + duration;
+    core.engine_free[static_cast<int>(ti.engine)] = ti.end_ns;
+    tl_.span_ns = std::max(tl_.span_ns, ti.end_ns);
+    for (const Access& a : accesses) core.index.insert(a, static_cast<uint32_t>(i), ti.engine);
+  }
+};
+
 }  // namespace
 
 Timeline build_timeline(const Spec& spec, const Program& program) {
   Timeline tl;
-  for (int e = 0; e < kEngineCount; ++e) tl.clock_ghz[e] = engine_clock_ghz(spec, program, static_cast<Engine>(e));
-  double wait_ns[kEngineCount];
-  const double wait_cycles = spec.cross_engine_wait.evaluate(CostInputs{});
-  for (int e = 0; e < kEngineCount; ++e) wait_ns[e] = wait_cycles / tl.clock_ghz[e];
-
-  const std::size_t n = program.instructions.size();
-  tl.instructions.resize(n);
-  AccessIndex index(spec, program);
-  std::vector<Access> accesses;
-  std::vector<uint32_t> seen_by(n, UINT32_MAX);  // instruction that last listed it as a dependency
-  std::vector<uint32_t> position(n, 0);          // where in that list
-  double engine_free[kEngineCount] = {};
-
-  for (std::size_t i = 0; i < n; ++i) {
-    const Instruction& ins = program.instructions[i];
-    const InstructionSpec& is = spec.instructions[static_cast<std::size_t>(ins.spec_index)];
-    TimedInstruction& ti = tl.instructions[i];
-    const Engine engine = executing_engine(is, ins);  // engine= may choose it
-    ti.engine = engine;
-    ti.cycles = instruction_cycles(spec, program, ins);
-    const int e = static_cast<int>(engine);
-    collect_accesses(program, is, ins, engine, accesses);
-    for (const Access& a : accesses)
-      index.conflicts(a, [&](const AccessRecord& r, uint8_t kind) {
-        if (r.instruction == i) return;
-        if (seen_by[r.instruction] != i) {
-          seen_by[r.instruction] = static_cast<uint32_t>(i);
-          position[r.instruction] = static_cast<uint32_t>(ti.dependencies.size());
-          ti.dependencies.push_back(Dependency{r.instruction, 0});
-        }
-        ti.dependencies[position[r.instruction]].kinds |= kind;
-      });
-    double start = engine_free[e];
-    for (const Dependency& d : ti.dependencies) {
-      const TimedInstruction& before = tl.instructions[d.instruction];
-      start = std::max(start, before.end_ns + (before.engine != engine ? wait_ns[e] : 0.0));
-    }
-    std::sort(ti.dependencies.begin(), ti.dependencies.end(),
-              [](const Dependency& a, const Dependency& b) { return a.instruction < b.instruction; });
-    ti.start_ns = start;
-    ti.end_ns = start + ti.cycles / tl.clock_ghz[e];
-    engine_free[e] = ti.end_ns;
-    tl.span_ns = std::max(tl.span_ns, ti.end_ns);
-    for (const Access& a : accesses) index.insert(a, static_cast<uint32_t>(i), engine);
-  }
+  std::vector<CrossCoreOp> ops;
+  const std::vector<Meeting> meetings = meetings_of(spec, program, ops);
+  Scheduler scheduler(spec, program, tl);
+  for (const Meeting& m : meetings) scheduler.meet(m, ops);  // each core's meetings come in its program order
+  scheduler.finish();
   return tl;
 }
 

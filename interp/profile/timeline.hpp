@@ -10,6 +10,18 @@
 //
 // Times are in ns: each instruction's cycles are converted with its own
 // engine's clock (archs clock_ghz), and the timeline is laid out in ns.
+//
+// Several cores (SEMANTICS S16.4): each core has its own five engines and
+// runs its own instructions (core_positions) as above; dependencies are
+// found within a core only (its SBUF, PSUM and accumulators are its own,
+// and a race-free program orders its cores' HBM accesses by meetings). The
+// cores wait for each other only at their meetings (cross_core.hpp): the
+// meeting's instructions, one per core, start when the last of them is ready
+// (its engine free, its dependencies ended) and end together, after the
+// longest of their costs. For the timeline a core_barrier (spec cross_core
+// "barrier") writes its operands: what follows it on that core and touches
+// `data` waits for it, which is how the cores' writes before the barrier
+// reach the reads after it.
 #pragma once
 #include <cstdint>
 #include <vector>
@@ -32,6 +44,7 @@ struct Dependency {
 
 struct TimedInstruction {
   Engine engine{};
+  int core = 0;         // the core that runs it (S16)
   double cycles = 0;    // engine cycles (S6)
   double start_ns = 0;
   double end_ns = 0;
@@ -41,10 +54,18 @@ struct TimedInstruction {
   std::vector<Dependency> dependencies;
 };
 
+// Cores meeting at one sendrecv pair or core_barrier (S16.4).
+struct TimedMeeting {
+  std::vector<uint32_t> instructions;  // one per core, ascending core
+  std::vector<double> ready_ns;        // when each could have started; all start at the latest
+};
+
 struct Timeline {
   std::vector<TimedInstruction> instructions;  // one per program instruction
-  double span_ns = 0;                          // end of the last instruction
+  double span_ns = 0;                          // end of the last instruction (of the slowest core)
   double clock_ghz[kEngineCount] = {};         // of the program's arch
+  int cores = 1;
+  std::vector<TimedMeeting> meetings;  // in the order they happen
 };
 
 Timeline build_timeline(const Spec& spec, const Program& program);

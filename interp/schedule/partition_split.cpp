@@ -212,7 +212,7 @@ void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& uppe
   });
 }
 
-void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
+void execute_two_threads(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
                          Machine& machine, Interruption* interruption) {
   run_positions(steps, upper, machine, interruption, [&](auto&& run) {
     for (const uint32_t k : order) run(k);

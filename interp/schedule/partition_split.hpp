@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <vector>
 
 #include "interruption.hpp"
@@ -54,7 +55,7 @@ UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTab
 // `interruption` (if any) between steps, never while a half is out.
 void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine,
                          Interruption* interruption = nullptr);
-void execute_two_threads(const std::vector<Step>& steps, const std::vector<uint32_t>& order, const UpperHalves& upper,
+void execute_two_threads(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
                          Machine& machine, Interruption* interruption = nullptr);
 
 }  // namespace nisa

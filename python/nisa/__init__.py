@@ -77,8 +77,14 @@ class Program:
 
     @property
     def tensors(self):
-        """Declared tensors: dicts of name, memory, dtype, shape, role, line."""
+        """Declared tensors: dicts of name, memory, dtype, shape, role, line and
+        core (None: shared by every core; else the core whose own it is)."""
         return self._native.tensors
+
+    @property
+    def cores(self):
+        """How many NeuronCores the program runs on (LANGUAGE.md 2.7)."""
+        return self._native.cores
 
     @property
     def file(self):
@@ -113,25 +119,42 @@ def _looks_like_path(text):
     return "\n" not in text and text.endswith((".nasm", ".nbin"))
 
 
-def assemble(source, file=None):
+def _cores(value):
+    """cores= as the native calls take it: 0 when not given."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or not 1 <= value <= 8:
+        raise Error(f"cores: error: expected an int from 1 to 8, got {value!r}")
+    return value
+
+
+def assemble(source, file=None, cores=None):
     """A Program from .nasm text (str), .nbin bytes, or the path of a .nasm or
     .nbin file (a str ending in .nasm or .nbin, or any os.PathLike: a .nasm
     file is assembled, anything else decoded, as `nisa run` does). `file`
-    names the program in messages."""
+    names the program in messages. `cores` is `nisa run --cores N`: the core
+    count of .nasm text without `.cores`; a program that says its count must
+    say the same."""
     if isinstance(source, Program):
+        if cores is not None and _cores(cores) != source.cores:
+            raise Error(f"cores: error: the program is for {source.cores} cores, not {cores}")
         return source
     if file is not None and not isinstance(file, (str, bytes, os.PathLike)):
         raise Error(f"file: error: expected a str, got {type(file).__name__}")
     name = None if file is None else _path_bytes(file, "file")
+    count = _cores(cores)
     if isinstance(source, (bytes, bytearray, memoryview)):
-        return Program(_native(_nisa.decode, bytes(source), name or b"<bytes>"))
+        program = Program(_native(_nisa.decode, bytes(source), name or b"<bytes>"))
+        if count and count != program.cores:
+            raise Error(f"{os.fsdecode(name or b'<bytes>')}: error: the program is for {program.cores} cores but cores= asks for {count}")
+        return program
     if isinstance(source, os.PathLike) or (isinstance(source, str) and _looks_like_path(source)):
         path = _file_path_bytes(source, "program")
-        return Program(_native(_nisa.load, path, name or path))
+        return Program(_native(_nisa.load, path, name or path, count))
     if not isinstance(source, str):
         raise Error(f"program: error: expected .nasm text, a path, .nbin bytes or a nisa.Program; got "
                     f"{type(source).__name__}")
-    return Program(_native(_nisa.assemble, _bytes(source), name or b"<string>"))
+    return Program(_native(_nisa.assemble, _bytes(source), name or b"<string>", count))
 
 
 def _input_array(where, name, value):
@@ -194,7 +217,7 @@ def _print_to(value):
     raise Error(f"print_to: error: expected a path, a text stream (with .write) or None, got {type(value).__name__}")
 
 
-def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None, print_to=None):
+def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None, print_to=None, cores=None):
     """Runs `program` on `inputs` ({NAME: ndarray}); returns {NAME: ndarray}.
 
     A bf16 or fp8 tensor takes an ml_dtypes array of its dtype (its bits as
@@ -216,9 +239,11 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
       print as it runs; a text stream (anything with .write), likewise; a
       path, written after the run with the other outputs (`nisa run
       --print-to`: whole or not at all).
+    cores: the core count of a .nasm program without `.cores` (`nisa run
+      --cores N`; LANGUAGE.md 2.7).
     """
     limit = _hbm_limit(hbm_limit)
-    prog = assemble(program)
+    prog = assemble(program, cores=cores)
     arrays = _inputs(inputs, prog.file)
     trace_path = b"" if trace is None else _file_path_bytes(trace, "trace")
     print_file, print_write = _print_to(print_to)

@@ -104,22 +104,85 @@ def payload_replaced(b, payload):
     return with_crc(bytes(head) + payload)
 
 
+# Two cores (LANGUAGE.md 2.7): core 0 runs positions 0-2, core 1 positions 3-5.
+# Its payload starts with the core count 2 and core 1's start 3 (docs/NBIN.md).
+TWO_CORES = """\
+.arch trn2
+.cores 2
+.hbm  x f32 [128, 8] input
+.hbm  y f32 [128, 8] output
+.core 0
+.sbuf t f32 [128, 8]
+dma_copy dst=t, src=x
+sendrecv src=t, dst=t, send_to_rank=1, recv_from_rank=1, pipe_id=0
+dma_copy dst=y[0:64, :], src=t[0:64, :]
+.core 1
+.sbuf u f32 [128, 8]
+dma_copy dst=u, src=x
+sendrecv src=u, dst=u, send_to_rank=0, recv_from_rank=0, pipe_id=0
+dma_copy dst=y[64:128, :], src=u[64:128, :]
+"""
+# Only shared tensors: core 0 = positions 0-1, core 1 = positions 2-3.
+BARRIERS = """\
+.arch trn2
+.cores 2
+.hbm  x f32 [128, 8] input
+.hbm  y f32 [128, 8] output
+.core 0
+dma_copy dst=y, src=x
+core_barrier data=y, cores=[0, 1]
+.core 1
+core_barrier data=y, cores=[0, 1]
+dma_copy dst=y, src=x
+"""
+
+
+def assembled(name, text):
+    write(name + ".nasm", text)
+    r = subprocess.run([NISA, "asm", name + ".nasm", "-o", name + ".nbin"], cwd=work, capture_output=True, text=True)
+    if r.returncode != 0:
+        sys.exit(f"cannot assemble {name}.nasm: " + r.stderr)
+    data = open(os.path.join(work, name + ".nbin"), "rb").read()
+    os.remove(os.path.join(work, name + ".nbin"))
+    return data
+
+
+def make_core_files():
+    """.nbin files whose cores the decoder refuses (common/nbin_decode.cpp)."""
+    two = assembled("two_cores", TWO_CORES)
+    if two[HEADER:HEADER + 2] != b"\x02\x03":
+        sys.exit(f"unexpected start of a two-core payload: {two[HEADER:HEADER + 2]!r}")
+    write("cores_0.nbin", patched(two, HEADER, b"\x00"))
+    write("cores_3.nbin", patched(two, HEADER, b"\x03"))
+    write("cores_trn1.nbin", patched(two, 6, struct.pack("<H", 0)))  # arch index 0: trn1, one core
+    write("core_start_past_end.nbin", patched(two, HEADER + 1, b"\x09"))
+    # Core 1 from position 2: core 0's `dma_copy dst=y, src=t` now runs on core 1.
+    write("core_start_moves_tensor.nbin", patched(two, HEADER + 1, b"\x02"))
+    # The first tensor record (x): count, name length, name, memory, dtype, role, then its core byte.
+    core_at = HEADER + 2 + 1 + 2 + 3
+    write("tensor_core.nbin", patched(two, core_at, b"\x03"))
+    barriers = assembled("barriers", BARRIERS)
+    # Core 1 from position 1 (line 7, core 0's barrier, is now core 1's): core 0 has no barrier left, core 1 two.
+    write("core_start_barrier.nbin", patched(barriers, HEADER + 1, b"\x01"))
+
+
 def make_files():
+    make_core_files()
     write("good.nasm", GOOD)
     write("p2.nasm", GOOD)
     r = subprocess.run([NISA, "asm", "good.nasm", "-o", "good.nbin"], cwd=work, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("cannot assemble the base program: " + r.stderr)
     nbin = open(os.path.join(work, "good.nbin"), "rb").read()
-    # A program without tensors: its payload is the tensor count 0, the
-    # source name, the instruction count 0 and the stream size 0.
+    # A program without tensors: its payload is the core count 1, the tensor
+    # count 0, the source name, the instruction count 0 and the stream size 0.
     write("e.nasm", "")
     r = subprocess.run([NISA, "asm", "e.nasm", "-o", "e.nbin"], cwd=work, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("cannot assemble an empty program: " + r.stderr)
     empty = open(os.path.join(work, "e.nbin"), "rb").read()
     os.remove(os.path.join(work, "e.nbin"))
-    if empty[HEADER:] != b"\0\x06e.nasm\0\0":
+    if empty[HEADER:] != b"\x01\0\x06e.nasm\0\0":
         sys.exit(f"unexpected payload of an empty program: {empty[HEADER:]!r}")
     os.mkdir(os.path.join(work, "adir"))
     write("afile", "not a folder\n")
@@ -151,19 +214,19 @@ def make_files():
     write("empty.nbin", b"")
     write("short.nbin", nbin[:10])
     write("magic.nbin", b"XBIN" + nbin[4:])
-    write("version.nbin", patched(nbin, 4, struct.pack("<H", 2)))
+    write("version.nbin", patched(nbin, 4, struct.pack("<H", 3)))
     write("spec_id.nbin", patched(nbin, 8, bytes(8)))
     write("crc.nbin", nbin[:-1] + bytes([nbin[-1] ^ 0x40]))
     write("truncated.nbin", nbin[:-1])
     write("trailing.nbin", nbin + b"\0")
     write("payload_size.nbin", patched(nbin, PAYLOAD_AT, b"\xff\xff\xff\xff", fix_crc=False))
     write("arch.nbin", patched(nbin, 6, struct.pack("<H", 99)))
-    write("tensor_count.nbin", payload_replaced(nbin, varint(1 << 40) + nbin[HEADER + 1:]))
+    write("tensor_count.nbin", payload_replaced(nbin, b"\x01" + varint(1 << 40) + nbin[HEADER + 2:]))
     write("no_payload.nbin", payload_replaced(nbin, b""))
-    write("name_length.nbin", payload_replaced(empty, b"\0" + varint(1 << 50) + b"e.nasm\0\0"))
-    write("instruction_count.nbin", payload_replaced(empty, b"\0\x06e.nasm" + varint(1 << 40) + b"\0"))
-    write("line_table.nbin", payload_replaced(empty, b"\0\x06e.nasm\x05\x02\x02\0"))
-    write("stream_size.nbin", payload_replaced(empty, b"\0\x06e.nasm\0" + varint(1 << 33)))
+    write("name_length.nbin", payload_replaced(empty, b"\x01\0" + varint(1 << 50) + b"e.nasm\0\0"))
+    write("instruction_count.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm" + varint(1 << 40) + b"\0"))
+    write("line_table.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\x05\x02\x02\0"))
+    write("stream_size.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\0" + varint(1 << 33)))
     write("nasm_as.nbin", GOOD)
 
     # .npy files for run --input x=...
@@ -206,7 +269,7 @@ def make_files():
     write("offset_max.nasm", ".sbuf t f32 [4, 4] @ 9223372036854775807\n")
     # 10 M line entries (1 byte each) and no instruction stream: refused before
     # the instructions are allocated (outputs.py checks the memory).
-    write("line_entries.nbin", payload_replaced(empty, b"\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
+    write("line_entries.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
     os.mkdir(os.path.join(work, "odd_entries"))
     os.symlink("nowhere.npy", os.path.join(work, "odd_entries", "dangling.npy"))
     os.mkdir(os.path.join(work, "fifo_entry"))
@@ -311,7 +374,7 @@ CASES = [
     ("empty binary", ["dis", "empty.nbin", "-o", "b1.nasm"], 2, r"^empty\.nbin: error: truncated header", ["b1.nasm"]),
     ("10-byte binary", ["run", "short.nbin", "--dump", "d_b2"], 2, r"^short\.nbin: error: truncated header", ["d_b2"]),
     ("bad magic", ["dis", "magic.nbin", "-o", "b3.nasm"], 2, r"^magic\.nbin: error: not a \.nbin file \(bad magic number\)", ["b3.nasm"]),
-    ("format version 2", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 2, this nisa reads version 1"),
+    ("format version 3", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 3, this nisa reads version 2"),
     ("another spec id", ["run", "spec_id.nbin", "--dump", "d_b5"], 2,
      r"^spec_id\.nbin: error: the binary was built with ISA spec .* \(reassemble it\)", ["d_b5"]),
     ("CRC mismatch", ["dis", "crc.nbin", "-o", "b6.nasm"], 2, r"^crc\.nbin: error: checksum mismatch", ["b6.nasm"]),
@@ -325,6 +388,22 @@ CASES = [
     ("instruction count 2^40", ["dis", "instruction_count.nbin"], 2, r"^instruction_count\.nbin: error: .*instruction count"),
     ("line table shorter than its count", ["run", "line_table.nbin"], 2, r"^line_table\.nbin: error: "),
     ("stream size 2^33", ["run", "stream_size.nbin"], 2, r"^stream_size\.nbin: error: .*instruction stream size"),
+
+    # --- .nbin of a program for two cores (LANGUAGE.md 2.7) ---------------------
+    ("core count 0", ["run", "cores_0.nbin"], 2, r"^cores_0\.nbin: error: 0 cores; arch trn2 runs 1 to 2 at byte 24"),
+    ("core count 3 on trn2", ["dis", "cores_3.nbin", "-o", "c3.nasm"], 2,
+     r"^cores_3\.nbin: error: 3 cores; arch trn2 runs 1 to 2 at byte 24", ["c3.nasm"]),
+    ("two cores on trn1", ["run", "cores_trn1.nbin", "--dump", "d_c1"], 2,
+     r"^cores_trn1\.nbin: error: 2 cores; arch trn1 runs 1 to 1 at byte 24", ["d_c1"]),
+    ("core start past the last instruction", ["dis", "core_start_past_end.nbin"], 2,
+     r"^core_start_past_end\.nbin: error: core 1 starts at instruction 9 of 6 at byte 25"),
+    ("a core start that gives core 1 a tensor of core 0", ["run", "core_start_moves_tensor.nbin"], 2,
+     r"^core_start_moves_tensor\.nbin: error: .*tensor 't' is core 0's; this instruction runs on core 1"),
+    ("a tensor of core 2 in a program for two", ["dis", "tensor_core.nbin"], 2,
+     r"^tensor_core\.nbin: error: tensor x: core 2 in a program for 2 cores at byte 32$"),
+    ("a core start that leaves a barrier unmet", ["run", "core_start_barrier.nbin", "--dump", "d_cb"], 2,
+     r"^barriers\.nasm:7: error: core_barrier of core 1 \(line 7\) is never met: core 0's instructions end at line 6 "
+     r"without it$", ["d_cb"]),
 
     # --- .npy inputs of nisa run ---------------------------------------------
     ("float64 for an f32 tensor", ["run", "good.nasm", "--input", "x=f64.npy", "--dump", "d_n1"], 2,

@@ -63,10 +63,13 @@ def stream_size(b):
     """Bytes of the instruction stream, read by walking the documented layout."""
     assert b[:4] == b"NBIN"
     pos = 24
+    cores, pos = varint(b, pos)
+    for _ in range(cores - 1):
+        _, pos = varint(b, pos)            # where each core after the first starts
     tensors, pos = varint(b, pos)
     for _ in range(tensors):
         n, pos = varint(b, pos)
-        pos += n + 3                      # name, memory, dtype, role
+        pos += n + 4                      # name, memory, dtype, role, core
         rank = b[pos]
         pos += 1
         for _ in range(rank):

@@ -126,7 +126,7 @@ TEST_CASE("decoding to a sink hands over every instruction form, in order, with 
 TEST_CASE("the header holds magic, version, arch and spec id") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   CHECK(std::string(b.begin(), b.begin() + 4) == "NBIN");
-  CHECK(b[nbin::kVersionAt] == 1);  // string operands (device_print) did not change the layout
+  CHECK(b[nbin::kVersionAt] == 2);  // 2: core counts and tensor cores (LANGUAGE.md 2.7)
   CHECK(b[nbin::kArchAt] == spec().find_arch("trn3"));
   uint64_t id = 0;
   for (int i = 7; i >= 0; --i) id = (id << 8) | b[nbin::kSpecIdAt + static_cast<std::size_t>(i)];
@@ -192,8 +192,8 @@ TEST_CASE("decode refuses another format version and another spec, naming both")
     CHECK(e.find("at byte 8") != std::string::npos);
   }
   SUBCASE("version") {
-    b[nbin::kVersionAt] = 2;
-    CHECK(decode_error(b) == "t.nbin: error: format version 2, this nisa reads version 1 at byte 4");
+    b[nbin::kVersionAt] = 3;
+    CHECK(decode_error(b) == "t.nbin: error: format version 3, this nisa reads version 2 at byte 4");
   }
   SUBCASE("not a binary") {
     std::vector<uint8_t> text = {'.', 'a', 'r', 'c', 'h'};

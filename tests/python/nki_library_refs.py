@@ -138,11 +138,13 @@ def cumsum(x):
     return {"output_0": np.cumsum(f32(x), axis=-1, dtype=np.float32)}
 
 
-# --- rmsnorm_tkg (core/subkernels/rmsnorm_torch.py, the LNC1 layout) --------
-def rmsnorm_tkg(x, gamma, hidden_actual, hidden_dim_tp, eps=1e-6):
+# --- rmsnorm_tkg (core/subkernels/rmsnorm_torch.py) ---------------------------
+def rmsnorm_tkg(x, gamma, hidden_actual, hidden_dim_tp, eps=1e-6, lnc2_layout=False):
     """float32: x / sqrt(sum(x^2) / hidden_actual + eps) (or mean(x^2) + eps)
-    * gamma, laid out [128, B*S, H/128] (h = p * H/128 + j) or, with
-    hidden_dim_tp, (h = j * 128 + p)."""
+    * gamma, laid out [128, B*S, H/128]: rmsnorm_tkg_torch_ref_lnc1's
+    (h = p * H/128 + j) or, with hidden_dim_tp, (h = j * 128 + p); with
+    lnc2_layout (rmsnorm_tkg_torch_ref, the test's choice at LNC=2 without
+    hidden_dim_tp) each half of H laid out so and the two side by side."""
     h = f32(x)
     b, s, hidden = h.shape
     if hidden_actual is not None:
@@ -150,26 +152,67 @@ def rmsnorm_tkg(x, gamma, hidden_actual, hidden_dim_tp, eps=1e-6):
     else:
         rms = np.sqrt((h * h).mean(axis=-1, keepdims=True) + eps)
     norm = (h * (1.0 / rms)) * f32(gamma)
-    return {"out": _tkg_layout(norm.reshape(b * s, hidden), hidden_dim_tp)}
+    return {"out": _tkg_layout(norm.reshape(b * s, hidden), hidden_dim_tp, lnc2_layout)}
 
 
-def _tkg_layout(rows, hidden_dim_tp):
+def _tkg_layout(rows, hidden_dim_tp, lnc2_layout=False):
     bxs, hidden = rows.shape
     if hidden_dim_tp:
         return rows.reshape(bxs, hidden // 128, 128).transpose(2, 0, 1)
+    if lnc2_layout:  # "LNC2: interleave two halves"
+        half = hidden // 2
+        return np.concatenate([_tkg_layout(rows[:, :half], False), _tkg_layout(rows[:, half:], False)], axis=2)
     return rows.reshape(bxs, 128, hidden // 128).transpose(1, 0, 2)
 
 
-# --- layernorm_tkg (core/subkernels/layernorm_torch.py, the LNC1 layout) ----
-def layernorm_tkg(x, gamma, beta, eps=1e-6):
+# --- layernorm_tkg (core/subkernels/layernorm_torch.py) ------------------------
+def layernorm_tkg(x, gamma, beta, eps=1e-6, lnc2_layout=False):
     """float32: (x - mean) * (1 / sqrt(var + eps)) * gamma + beta, with the
-    population variance, laid out [128, B*S, H/128]."""
+    population variance, laid out [128, B*S, H/128] as rmsnorm_tkg's
+    (lnc2_layout: layernorm_tkg_torch_ref's, the test's choice at LNC=2 or
+    with shard_on_h)."""
     h = f32(x)
     b, s, hidden = h.shape
     mean = h.mean(axis=-1, keepdims=True)
     var = h.var(axis=-1, keepdims=True)
     norm = (h - mean) * (1.0 / np.sqrt(var + eps)) * f32(gamma) + f32(beta)
-    return {"out": _tkg_layout(norm.reshape(b * s, hidden), False)}
+    return {"out": _tkg_layout(norm.reshape(b * s, hidden), False, lnc2_layout)}
+
+
+# --- indexed_flatten (core/subkernels/indexed_flatten_torch.py) ----------------
+def indexed_flatten(input_tensor, f_len, output_len, row_offsets, row_offsets_start=None, padding_val=-1):
+    """An [output_len] array of padding_val in which row r of the [E, T]
+    input, cut into blocks of f_len, goes to the blocks from
+    row_offsets[start + r] on (start: row_offsets_start's one value, else 0);
+    blocks past the end are dropped."""
+    e, t = input_tensor.shape
+    out = np.full(output_len, padding_val, input_tensor.dtype)
+    blocks = out.reshape(output_len // f_len, f_len)
+    start = 0 if row_offsets_start is None else int(np.asarray(row_offsets_start).reshape(-1)[0])
+    for r in range(e):
+        for k, block in enumerate(input_tensor[r].reshape(t // f_len, f_len)):
+            at = int(row_offsets[start + r]) + k
+            if 0 <= at < blocks.shape[0]:
+                blocks[at] = block
+    return {"flattened_array": out}
+
+
+# --- depthwise conv1d (test_depthwise_conv1d.py golden_depthwise_conv1d) --------
+def depthwise_conv1d(img, filters, padding, stride):
+    """torch conv2d(groups=C) of img [N, C, 1, W] with filters [C, 1, 1, S],
+    zero padding of padding[1][0] on both sides of W (the golden passes
+    (0, W_pad_l) to torch), stride stride[1] along W; float32, then the
+    input's dtype."""
+    x = f32(img).astype(np.float64)[:, :, 0, :]
+    w = f32(filters).astype(np.float64)[:, 0, 0, :]
+    pad = padding[1][0]
+    x = np.pad(x, ((0, 0), (0, 0), (pad, pad)))
+    taps, step = w.shape[1], stride[1]
+    q = (x.shape[2] - taps) // step + 1
+    out = np.zeros((x.shape[0], x.shape[1], q))
+    for k in range(taps):
+        out += x[:, :, k:k + step * (q - 1) + 1:step] * w[None, :, k, None]
+    return {"output": out[:, :, None, :].astype(np.float32).astype(img.dtype)}
 
 
 # --- find_nonzero_indices (core/subkernels/find_nonzero_indices_torch.py) ---

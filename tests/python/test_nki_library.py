@@ -30,7 +30,6 @@ import nki_library_refs as refs
 LIBRARY = os.environ.get("NKI_LIBRARY")
 SDK = os.environ.get("NKI_SDK")
 REPORT = os.environ.get("NKI_LIBRARY_REPORT")
-ISSUE_28 = "issue 28: the test runs it at LNC=2, two NeuronCores; nisa runs one"
 
 
 @dataclass
@@ -158,42 +157,49 @@ def cascaded_max_case(b, s, v, dtype):
 
 
 # --- core/cumsum (test_cumsum.py, test_cumsum_fast) --------------------------
-def cumsum_case(b, hidden, ndim, s, dtype):
+def cumsum_case(b, hidden, ndim, s, dtype, lnc=1):
     def run():
         np.random.seed(42)
         x = np.random.randn(*((b, s, hidden) if ndim == 3 else (b, hidden))).astype(dt(dtype))
-        outputs = simulate(lib("core.cumsum").cumsum, 1, x=x)
+        outputs = simulate(lib("core.cumsum").cumsum, lnc, x=x)
         return checks(outputs, refs.cumsum(x), close(1e-2 if dtype == "bfloat16" else 1e-3,
                                                       1e-2 if hidden > 5000 else 1e-3))
-    return Case("cumsum", f"{b}x{s}x{hidden}" if ndim == 3 else f"{b}x{hidden}", dtype, run)
+    note = "" if lnc == 2 else "the test runs LNC=2"
+    return Case("cumsum", f"{b}x{s}x{hidden}" if ndim == 3 else f"{b}x{hidden}", dtype, run, lnc=lnc, note=note)
 
 
 # --- core/subkernels rmsnorm_tkg (test_rmsnorm_tkg.py) -----------------------
-def rmsnorm_tkg_case(b, s, h, hidden_actual, hidden_dim_tp, dtype, note=""):
+def rmsnorm_tkg_case(b, s, h, hidden_actual, hidden_dim_tp, dtype, note="", lnc=1, shard_on_h=False):
     def run():
         np.random.seed(42)
         x = np.random.randn(b, s, h).astype(dt(dtype))
         gamma = np.random.randn(1, h).astype(dt(dtype))
         output = np.zeros((128, b * s, h // 128), dtype=dt(dtype))
-        outputs = simulate(lib("core.subkernels.rmsnorm_tkg").rmsnorm_tkg, 1, input=x, gamma=gamma, output=output,
-                           hidden_actual=hidden_actual, hidden_dim_tp=hidden_dim_tp, shard_on_h=False)
-        return checks(outputs, refs.rmsnorm_tkg(x, gamma, hidden_actual, hidden_dim_tp), close(2e-2, 1e-5))
-    name = f"b{b}_s{s}_h{h}" + (f"_ha{hidden_actual}" if hidden_actual else "") + ("_tp" if hidden_dim_tp else "")
-    return Case("rmsnorm_tkg", name, dtype, run, note=note)
+        outputs = simulate(lib("core.subkernels.rmsnorm_tkg").rmsnorm_tkg, lnc, input=x, gamma=gamma, output=output,
+                           hidden_actual=hidden_actual, hidden_dim_tp=hidden_dim_tp, shard_on_h=shard_on_h)
+        # the test's reference: the LNC2 layout at LNC=2 without hidden_dim_tp
+        expected = refs.rmsnorm_tkg(x, gamma, hidden_actual, hidden_dim_tp, lnc2_layout=lnc == 2 and not hidden_dim_tp)
+        return checks(outputs, expected, close(2e-2, 1e-5))
+    name = f"b{b}_s{s}_h{h}" + (f"_ha{hidden_actual}" if hidden_actual else "") + ("_tp" if hidden_dim_tp else "") + \
+        ("_shardh" if shard_on_h else "")
+    return Case("rmsnorm_tkg", name, dtype, run, lnc=lnc, note=note)
 
 
 # --- core/subkernels layernorm_tkg (test_layernorm_tkg.py) -------------------
-def layernorm_tkg_case(b, s, h, dtype):
+def layernorm_tkg_case(b, s, h, dtype, lnc=1, shard_on_h=False, note=""):
     def run():
         np.random.seed(42)
         x = np.random.randn(b, s, h).astype(dt(dtype))
         gamma = np.random.randn(1, h).astype(dt(dtype))
         output = np.zeros((128, b * s, h // 128), dtype=dt(dtype))
         beta = np.random.randn(1, h).astype(dt(dtype))
-        outputs = simulate(lib("core.subkernels.layernorm_tkg").layernorm_tkg, 1, input=x, gamma=gamma,
-                           output=output, beta=beta, shard_on_h=False)
-        return checks(outputs, refs.layernorm_tkg(x, gamma, beta), close(2e-2, 1e-5))
-    return Case("layernorm_tkg", f"b{b}_s{s}_h{h}", dtype, run)
+        outputs = simulate(lib("core.subkernels.layernorm_tkg").layernorm_tkg, lnc, input=x, gamma=gamma,
+                           output=output, beta=beta, shard_on_h=shard_on_h)
+        # the test's reference: the LNC2 layout at LNC=2 or with shard_on_h
+        expected = refs.layernorm_tkg(x, gamma, beta, lnc2_layout=lnc == 2 or shard_on_h)
+        return checks(outputs, expected, close(2e-2, 1e-5))
+    return Case("layernorm_tkg", f"b{b}_s{s}_h{h}" + ("_shardh" if shard_on_h else ""), dtype, run, lnc=lnc,
+                note=note)
 
 
 # --- core/subkernels find_nonzero_indices (test_find_nonzero_indices.py) ------
@@ -220,27 +226,28 @@ def cross_entropy_inputs(b, t, v, dtype):
     return logits, targets
 
 
-def cross_entropy_forward_case(b, t, v, dtype, pb, cs, note=""):
+def cross_entropy_forward_case(b, t, v, dtype, pb, cs, note="", lnc=1):
     def run():
         logits, targets = cross_entropy_inputs(b, t, v, dtype)
-        outputs = simulate(lib("experimental.loss").cross_entropy_forward, 1, logits_hbm=logits,
+        outputs = simulate(lib("experimental.loss").cross_entropy_forward, lnc, logits_hbm=logits,
                            targets_hbm=targets, positions_per_batch=pb, chunk_size=cs, dtype=dtype)
         tol = 1e-2 if dtype == "bfloat16" else 1e-5
         return checks(outputs, refs.cross_entropy_forward(logits, targets, dtype), close(tol, tol))
-    return Case("cross_entropy_forward", f"b{b}_t{t}_v{v}_pb{pb}_cs{cs}", dtype, run, note=note)
+    return Case("cross_entropy_forward", f"b{b}_t{t}_v{v}_pb{pb}_cs{cs}", dtype, run, lnc=lnc, note=note)
 
 
-def cross_entropy_backward_case(b, t, v, dtype, pb, cs, reduction, note=""):
+def cross_entropy_backward_case(b, t, v, dtype, pb, cs, reduction, note="", lnc=1):
     def run():
         logits, targets = cross_entropy_inputs(b, t, v, dtype)
         lse = refs.cross_entropy_lse(logits, dtype)
         # the kernel writes the gradients over logits_hbm (inplace=True): it gets a copy
-        outputs = simulate(lib("experimental.loss").cross_entropy_backward, 1, **copies(dict(
+        outputs = simulate(lib("experimental.loss").cross_entropy_backward, lnc, **copies(dict(
             logits_hbm=logits, targets_hbm=targets, lse_state_hbm=lse, reduction=reduction,
             positions_per_batch=pb, chunk_size=cs, dtype=dtype)))
         tol = 1e-2 if dtype == "bfloat16" else 1e-5
         return checks(outputs, refs.cross_entropy_backward(logits, targets, dtype, reduction), close(tol, tol))
-    return Case("cross_entropy_backward", f"b{b}_t{t}_v{v}_pb{pb}_cs{cs}_{reduction}", dtype, run, note=note)
+    return Case("cross_entropy_backward", f"b{b}_t{t}_v{v}_pb{pb}_cs{cs}_{reduction}", dtype, run, lnc=lnc,
+                note=note)
 
 
 # --- experimental/conv conv1d (test_conv1d.py, test_conv1d_basic) ------------
@@ -264,12 +271,12 @@ def conv1d_case(b, c_in, c_out, length, k, stride, pad_l, pad_r, dilation, use_b
 
 
 # --- core/attention attention_cte (test_attention_cte.py, no-CP unit rows) ----
-def attention_cte_case(bs, s_kv, s_q, d, scale, dtype, causal, tp_q, tp_out, note=""):
+def attention_cte_case(bs, s_kv, s_q, d, scale, dtype, causal, tp_q, tp_out, note="", lnc=1):
     def run():
         q_shape = (bs, s_q, d) if tp_q else (bs, d, s_q)
         q, k, v = refs.random_sample_tensors([(q_shape, dt(dtype)), ((bs, d, s_kv), dt(dtype)),
                                               ((bs, s_kv, d), dt(dtype))])
-        outputs = simulate(lib("core.attention.attention_cte").attention_cte, 1, q=q, k=k, v=v, scale=scale,
+        outputs = simulate(lib("core.attention.attention_cte").attention_cte, lnc, q=q, k=k, v=v, scale=scale,
                            causal_mask=causal, k_prior=None, v_prior=None, prior_used_len=None, sink=None,
                            sliding_window=0, tp_q=tp_q, tp_k=False, tp_out=tp_out, cp_offset=None,
                            global_cp_deg=None, cp_strided_q_slicing=False, cache_softmax=False,
@@ -279,7 +286,36 @@ def attention_cte_case(bs, s_kv, s_q, d, scale, dtype, causal, tp_q, tp_out, not
         return checks(outputs, expected, close(2e-2, 1e-5))
     name = f"bs{bs}_skv{s_kv}_sq{s_q}_d{d}_scale{scale}" + ("_causal" if causal else "") + \
            ("_tpq" if tp_q else "") + ("_tpout" if tp_out else "")
-    return Case("attention_cte", name, dtype, run, note=note)
+    return Case("attention_cte", name, dtype, run, lnc=lnc, note=note)
+
+
+# --- experimental/conv depthwise_conv1d (test_depthwise_conv1d.py) ----------
+def depthwise_conv1d_case(batch, channels, width, kernel_size, stride, padding, dtype):
+    def run():
+        img, filters = refs.gaussian_tensors([((batch, channels, 1, width), dt(dtype)),
+                                              ((channels, 1, 1, kernel_size), dt(dtype))])
+        outputs = simulate(lib("experimental.conv.depthwise_conv1d").depthwise_conv1d_implicit_gemm, 2,
+                           img_ref=img, filter_ref=filters, padding=padding, stride=stride, rhs_dilation=(1, 1),
+                           lhs_dilation=(1, 1), feature_group_count=channels, batch_group_count=1)
+        return checks(outputs, refs.depthwise_conv1d(img, filters, padding, stride), close(1e-2, 1e-2))
+    name = f"n{batch}_c{channels}_w{width}_s{kernel_size}_st{stride[1]}_p{padding[1][0]}-{padding[1][1]}"
+    return Case("depthwise_conv1d", name, dtype, run, lnc=2)
+
+
+# --- core/subkernels indexed_flatten (test_indexed_flatten.py) ---------------
+def indexed_flatten_case(t, e, f_len, n=None, start=None):
+    def run():
+        rows = e if n is None else n
+        output_len = ((rows * t + 1024 + 127) // 128) * 128
+        inputs = dict(input_tensor=np.arange(e * t, dtype=np.int32).reshape(e, t), f_len=f_len,
+                      output_len=output_len,
+                      row_offsets=np.array([t // f_len * k for k in range(rows)], dtype=np.int32),
+                      row_offsets_start=None if start is None else np.array([start], dtype=np.int32),
+                      padding_val=-1)
+        outputs = simulate(lib("core.subkernels.indexed_flatten").indexed_flatten, 2, **inputs)
+        return checks(outputs, refs.indexed_flatten(**inputs), close(0, 0))
+    name = f"t{t}_e{e}_f{f_len}" + ("" if n is None else f"_n{n}_start{start}")
+    return Case("indexed_flatten", name, "int32", run, lnc=2)
 
 
 # --- core/router_topk (test_router_topk.py) ----------------------------------
@@ -404,7 +440,7 @@ CASES = [
     rope_hf_case(4, 1, 1, 512, 128, "bfloat16", False),
     rope_hf_case(1, 32, 8, 512, 64, "float32", False),
     rope_hf_case(1, 32, 8, 256, 128, "float32", True),
-    deferred(rope_hf_case(1, 32, 8, 256, 128, "bfloat16", False, lnc=2, packed=True), ISSUE_28),
+    rope_hf_case(1, 32, 8, 256, 128, "bfloat16", False, lnc=2, packed=True),
     rope_case(64, 1, 1, 16, True, False),
     rope_case(128, 8, 8, 128, False, True),
     rope_case(64, 64, 1, 16, False, False),
@@ -419,21 +455,64 @@ CASES = [
     cumsum_case(1, 256, 2, 1, "float32"),
     cumsum_case(64, 1024, 3, 4, "bfloat16"),
     cumsum_case(128, 2048, 2, 1, "float32"),
+    # the test's own LNC (CompilerArgs(): 2): both cores compute everything and write the same values
+    cumsum_case(1, 256, 2, 1, "float32", lnc=2),
+    cumsum_case(64, 1024, 3, 4, "bfloat16", lnc=2),
+    cumsum_case(128, 2048, 2, 1, "float32", lnc=2),
     rmsnorm_tkg_case(1, 1, 8192, None, False, "float16"),
     rmsnorm_tkg_case(1, 8, 8192, None, False, "float16"),
     rmsnorm_tkg_case(1, 1, 4096, 3072, False, "float16"),
     rmsnorm_tkg_case(1, 4, 2048, 1920, False, "float16"),
     rmsnorm_tkg_case(1, 1, 4096, 3072, True, "float16"),
     rmsnorm_tkg_case(1, 4, 2048, 2048, False, "bfloat16", note="the test's shape in bf16 (its cases are fp16)"),
+    # the test's LNC2 rows: B*S > 18 and even shards B*S; shard_on_h swaps partial sums by sendrecv
+    rmsnorm_tkg_case(1, 1, 5120, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(1, 1, 8192, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(2, 8, 8192, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(4, 8, 8192, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(128, 1, 8192, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(4, 1, 5120, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(128, 5, 3072, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(63, 32, 3072, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(1, 1, 16384, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(1, 1, 4096, 3072, False, "float16", lnc=2),
+    rmsnorm_tkg_case(2, 8, 16384, None, False, "float16", lnc=2),
+    rmsnorm_tkg_case(2, 8, 3072, 2880, False, "float16", lnc=2),
+    rmsnorm_tkg_case(1, 1, 5120, None, True, "float16", lnc=2),
+    rmsnorm_tkg_case(128, 1, 8192, None, True, "float16", lnc=2),
+    rmsnorm_tkg_case(2, 8, 3072, 2880, True, "float16", lnc=2),
+    rmsnorm_tkg_case(1, 1, 8192, None, False, "float16", lnc=2, shard_on_h=True),
+    rmsnorm_tkg_case(2, 8, 8192, None, False, "float16", lnc=2, shard_on_h=True),
+    rmsnorm_tkg_case(1, 1, 5120, None, False, "float16", lnc=2, shard_on_h=True),
+    rmsnorm_tkg_case(4, 1, 3072, None, False, "float16", lnc=2, shard_on_h=True),
+    rmsnorm_tkg_case(1, 1, 16384, None, False, "float16", lnc=2, shard_on_h=True),
     layernorm_tkg_case(1, 1, 8192, "float16"),
     layernorm_tkg_case(1, 8, 8192, "float16"),
     layernorm_tkg_case(4, 2, 1024, "bfloat16"),
     layernorm_tkg_case(2, 1, 512, "float32"),
+    # the test's LNC2 rows: B*S > 10 and even shards B*S; shard_on_h swaps [sum(x^2) | sum(x)] by sendrecv
+    layernorm_tkg_case(1, 1, 5120, "float16", lnc=2),
+    layernorm_tkg_case(1, 1, 8192, "float16", lnc=2),
+    layernorm_tkg_case(2, 8, 8192, "float16", lnc=2),
+    layernorm_tkg_case(4, 8, 8192, "float16", lnc=2),
+    layernorm_tkg_case(128, 1, 8192, "float16", lnc=2),
+    layernorm_tkg_case(128, 1, 8192, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(4, 1, 5120, "float16", lnc=2),
+    layernorm_tkg_case(128, 5, 3072, "float16", lnc=2),
+    layernorm_tkg_case(63, 32, 3072, "float16", lnc=2),
+    layernorm_tkg_case(1, 1, 16384, "float16", lnc=2),
+    layernorm_tkg_case(2, 5, 16384, "float16", lnc=2),
+    layernorm_tkg_case(1, 1, 8192, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(2, 8, 8192, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(1, 1, 5120, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(4, 1, 3072, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(1, 1, 16384, "float16", lnc=2, shard_on_h=True),
+    layernorm_tkg_case(4, 2, 1024, "bfloat16", lnc=2, note="our bf16 row at the test's LNC"),
     find_nonzero_case(4096, 128, 8, 4096, "int32"),
     find_nonzero_case(4096, 128, 8, 4096, "float32"),
     find_nonzero_case(4096, 128, 8, 4096, "int32", start=0, n_cols=4),
     find_nonzero_case(10240, 128, 4, 10240, "float32", start=120, n_cols=8),
-    deferred(find_nonzero_case(4096, 128, 8, 4096, "float32", lnc=2), ISSUE_28),
+    find_nonzero_case(4096, 128, 8, 4096, "float32", lnc=2),
     cross_entropy_forward_case(1, 1, 32128, "bfloat16", 1, 32128),
     cross_entropy_forward_case(1, 64, 32128, "bfloat16", 64, 16384, note="fewer positions, two chunks"),
     cross_entropy_forward_case(1, 64, 32128, "float32", 64, 16384,
@@ -441,6 +520,17 @@ CASES = [
     cross_entropy_backward_case(1, 1, 32128, "bfloat16", 1, 16384, "mean"),
     cross_entropy_backward_case(1, 64, 32128, "float32", 64, 8192, "sum", note="the fp32 fast row, 64 positions"),
     cross_entropy_backward_case(1, 64, 32128, "float32", 64, 8192, "mean", note="64 positions"),
+    # the test's own LNC (CompilerArgs(): 2): each core takes half the positions, the last one the rest
+    cross_entropy_forward_case(1, 1, 32128, "bfloat16", 1, 32128, lnc=2, note="core 0 has no position"),
+    cross_entropy_forward_case(1, 64, 32128, "bfloat16", 64, 16384, lnc=2, note="fewer positions, two chunks"),
+    cross_entropy_forward_case(1, 64, 32128, "float32", 64, 16384, lnc=2,
+                               note="the test's fp32 rows take CS=32768: two such tiles overfill SBUF"),
+    cross_entropy_forward_case(1, 131, 32128, "float32", 64, 16384, lnc=2, note="an odd count: 65 and 66"),
+    cross_entropy_backward_case(1, 1, 32128, "bfloat16", 1, 16384, "mean", lnc=2, note="core 0 has no position"),
+    cross_entropy_backward_case(1, 64, 32128, "float32", 64, 8192, "sum", lnc=2,
+                                note="the fp32 fast row, 64 positions"),
+    cross_entropy_backward_case(1, 64, 32128, "float32", 64, 8192, "mean", lnc=2, note="64 positions"),
+    cross_entropy_backward_case(1, 131, 32128, "bfloat16", 64, 16384, "mean", lnc=2, note="an odd count: 65 and 66"),
     conv1d_case(1, 16, 32, 20, 3, 1, 0, 0, 1, False, None, "float32"),
     conv1d_case(1, 16, 32, 20, 3, 1, 0, 0, 1, True, "SiLU", "float32"),
     conv1d_case(2, 64, 128, 40, 5, 2, 2, 2, 2, True, "GELU", "float32"),
@@ -454,6 +544,46 @@ CASES = [
     attention_cte_case(1, 1024, 512, 64, 0.5, "float32", False, True, False,
                        note="the test's row at s_kv=9216, s_q=4096"),
     attention_cte_case(1, 2048, 2048, 8, 1.0, "float32", True, False, False, note="the test's row at 16384"),
+    # LNC=2 (test_attention_cte_no_cp_vnc_unit's rows; CompilerArgs() elsewhere): batches split between the
+    # cores; an odd last batch split on seqlen_q groups from seqlen_q 1024 on, else core 0's
+    attention_cte_case(1, 128, 128, 128, 1.0, "bfloat16", True, False, True, lnc=2),
+    attention_cte_case(3, 1024, 512, 128, 1.0, "float16", False, False, True, lnc=2),
+    attention_cte_case(1, 1024, 512, 64, 0.5, "float32", False, True, False, lnc=2,
+                       note="the test's row at s_kv=9216, s_q=4096"),
+    attention_cte_case(2, 512, 512, 128, 1.0, "bfloat16", True, False, True, lnc=2),
+    attention_cte_case(1, 1024, 1024, 128, 1.0, "bfloat16", True, False, True, lnc=2),
+    attention_cte_case(3, 2048, 1024, 128, 0.125, "bfloat16", False, False, False, lnc=2),
+    attention_cte_case(2, 1024, 1024, 64, 1.0, "bfloat16", True, False, True, lnc=2),
+    attention_cte_case(1, 2048, 2048, 64, 1.0, "float32", True, True, False, lnc=2,
+                       note="the test's row at 8192"),
+    # experimental/conv depthwise_conv1d: the test runs LNC=2 only (channels split between the cores)
+    depthwise_conv1d_case(1, 16, 512, 64, (1, 1), ((0, 0), (0, 0)), "bfloat16"),
+    depthwise_conv1d_case(1, 256, 512, 64, (1, 1), ((0, 0), (10, 10)), "bfloat16"),
+    depthwise_conv1d_case(1, 256, 512, 64, (1, 2), ((0, 0), (0, 0)), "bfloat16"),
+    depthwise_conv1d_case(1, 256, 512, 64, (1, 2), ((0, 0), (5, 5)), "bfloat16"),
+    depthwise_conv1d_case(1, 16, 512, 3, (1, 1), ((0, 0), (1, 1)), "bfloat16"),
+    depthwise_conv1d_case(1, 16, 512, 200, (1, 2), ((0, 0), (10, 10)), "bfloat16"),
+    depthwise_conv1d_case(2, 256, 512, 64, (1, 1), ((0, 0), (5, 5)), "bfloat16"),
+    depthwise_conv1d_case(1, 2, 512, 64, (1, 1), ((0, 0), (0, 0)), "bfloat16"),
+    depthwise_conv1d_case(1, 256, 129, 128, (1, 1), ((0, 0), (0, 0)), "bfloat16"),
+    depthwise_conv1d_case(1, 256, 512, 64, (1, 1), ((0, 0), (0, 0)), "float32"),
+    depthwise_conv1d_case(1, 256, 512, 128, (1, 1), ((0, 0), (0, 0)), "float16"),
+    depthwise_conv1d_case(1, 256, 512, 64, (1, 2), ((0, 0), (0, 0)), "float32"),
+    # core/subkernels indexed_flatten: LNC=2 only (rows split, a max all-reduce by sendrecv)
+    indexed_flatten_case(4096, 1, 128),
+    indexed_flatten_case(4096, 2, 128),
+    indexed_flatten_case(4096, 2, 256),
+    indexed_flatten_case(4096, 3, 128),
+    indexed_flatten_case(10240, 16, 128),
+    indexed_flatten_case(10240, 17, 128),
+    indexed_flatten_case(65536, 4, 128),
+    indexed_flatten_case(65536, 4, 256),
+    indexed_flatten_case(4096, 64, 128),
+    indexed_flatten_case(4096, 128, 128),
+    indexed_flatten_case(4096, 256, 128),
+    indexed_flatten_case(4096, 2, 128, n=4, start=2),
+    indexed_flatten_case(4096, 3, 128, n=5, start=1),
+    indexed_flatten_case(10240, 8, 128, n=16, start=8),
     router_topk_case(4, 3072, 128, 4, "softmax", True, False, False, False, False, False, False, False, False, 0, 0),
     router_topk_case(4, 3072, 128, 4, "softmax", False, False, False, False, False, False, False, False, False, 0, 0),
     router_topk_case(4, 3072, 128, 4, "softmax", True, False, False, False, False, True, False, False, False, 0, 0),
@@ -465,8 +595,32 @@ CASES = [
     router_topk_case(8, 3072, 128, 4, "softmax", True, True, True, False, False, False, False, False, False, 0, 0),
     router_topk_case(4, 3072, 128, 4, "softmax", True, False, False, False, True, False, False, False, False, 0, 0),
     router_topk_case(8, 8192, 128, 8, "sigmoid", True, True, True, False, True, False, False, False, False, 0, 0),
-    deferred(router_topk_case(4, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False,
-                              0, 0, lnc=2), ISSUE_28),
+    router_topk_case(4, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False, 0, 0,
+                     lnc=2),
+    # the test's own LNC (CompilerArgs(): 2): its rows above, each core storing its part of the outputs
+    # between core_barriers, and its rows that shard the tokens (sendrecv of expert_index and affinities)
+    *[router_topk_case(*row, lnc=2) for row in [
+        (4, 3072, 128, 4, "softmax", True, False, False, False, False, False, False, False, False, 0, 0),
+        (4, 3072, 128, 4, "softmax", False, False, False, False, False, False, False, False, False, 0, 0),
+        (4, 3072, 128, 4, "softmax", True, False, False, False, False, True, False, False, False, 0, 0),
+        (4, 3072, 256, 4, "softmax", True, False, False, False, False, False, False, False, False, 0, 0),
+        (16, 3072, 128, 4, "softmax", True, False, False, True, False, False, False, False, False, 0, 0),
+        (4, 3072, 128, 4, "softmax", True, False, False, False, False, False, False, False, False, 1, 0),
+        (4, 3072, 128, 4, "softmax", True, False, False, False, False, False, False, False, True, 0, 1),
+        (4, 3072, 128, 4, "softmax", True, False, False, False, False, False, False, False, True, 0, 2),
+        (8, 3072, 128, 4, "softmax", True, True, True, False, False, False, False, False, False, 0, 0),
+        (4, 3072, 128, 4, "softmax", True, False, False, False, True, False, False, False, False, 0, 0),
+        (8, 8192, 128, 8, "sigmoid", True, True, True, False, True, False, False, False, False, 0, 0),
+        (48, 3072, 128, 4, "softmax", True, False, False, False, False, False, True, False, False, 0, 0),
+        (80, 3072, 128, 4, "softmax", True, False, False, False, False, False, True, False, False, 0, 0),
+        (160, 3072, 128, 4, "softmax", True, False, False, False, False, False, True, False, False, 0, 0),
+        (2, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False, 0, 0),
+        (5, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False, 0, 0),
+        (32, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False, 0, 0),
+        (128, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, False, 1, 0),
+        (128, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, True, 0, 1),
+        (128, 512, 128, 4, "softmax", False, False, False, False, False, False, True, True, True, 0, 2),
+    ]],
     topk_case(1, 4, 5, 8192, 256, "float32"),
     topk_case(1, 1, 7, 3999, 256, "float32"),
     topk_case(1, 1, 63, 3999, 20, "float32"),

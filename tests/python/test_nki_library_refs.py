@@ -79,3 +79,36 @@ def test_router_topk_scatters_the_activated_top_k():
     out = refs.router_topk(x, w, None, "softmax", 1, False, False, False)
     np.testing.assert_array_equal(out["expert_index"].reshape(-1), [1, 2])
     np.testing.assert_array_equal(out["expert_affinities"], [[0, 1, 0], [0, 0, 1]])
+
+
+def test_norm_tkg_layouts_by_hand():
+    # H = 512 (H1 = 4): LNC1 puts h = p * 4 + j at [p, row, j]; the LNC2 layout lays out each half of H so
+    # (h = p * 2 + j, and 256 + p * 2 + j) side by side: [p, row, 0:2] from the first half, [p, row, 2:4] the second
+    rows = np.arange(512, dtype=np.float32).reshape(1, 512)
+    one = refs._tkg_layout(rows, False)
+    two = refs._tkg_layout(rows, False, lnc2_layout=True)
+    assert one.shape == two.shape == (128, 1, 4)
+    np.testing.assert_array_equal(one[1, 0], [4, 5, 6, 7])
+    np.testing.assert_array_equal(two[1, 0], [2, 3, 258, 259])
+    np.testing.assert_array_equal(refs._tkg_layout(rows, True)[1, 0], [1, 129, 257, 385])  # h = j * 128 + p
+
+
+def test_indexed_flatten_places_blocks_and_drops_those_past_the_end():
+    x = np.arange(8, dtype=np.int32).reshape(2, 4)  # f_len 2: row 0 is blocks [0 1] [2 3], row 1 [4 5] [6 7]
+    out = refs.indexed_flatten(x, 2, 8, np.array([3, 0]))["flattened_array"]
+    np.testing.assert_array_equal(out, [4, 5, 6, 7, -1, -1, 0, 1])  # row 0's second block (at 4) is past the end
+    out = refs.indexed_flatten(x[:1], 2, 6, np.array([9, 1]), np.array([1]))["flattened_array"]
+    np.testing.assert_array_equal(out, [-1, -1, 0, 1, 2, 3])  # row_offsets_start 1: row 0 at offset 1
+
+
+def test_depthwise_conv1d_per_channel_taps_padding_and_stride():
+    img = np.array([1, 2, 3, 4, 5], np.float32).reshape(1, 1, 1, 5)
+    taps = np.array([1, 10], np.float32).reshape(1, 1, 1, 2)  # out[q] = x[q*s] + 10 x[q*s + 1]
+    out = refs.depthwise_conv1d(img, taps, ((0, 0), (0, 0)), (1, 2))["output"]
+    np.testing.assert_array_equal(out.reshape(-1), [21, 43])
+    out = refs.depthwise_conv1d(img, taps, ((0, 0), (1, 1)), (1, 1))["output"]  # zero on each side
+    np.testing.assert_array_equal(out.reshape(-1), [10, 21, 32, 43, 54, 5])
+    two = np.concatenate([img, 2 * img], axis=1)  # a second channel with its own taps
+    w = np.concatenate([taps, -taps], axis=0)
+    out = refs.depthwise_conv1d(two, w, ((0, 0), (0, 0)), (1, 4))["output"]
+    np.testing.assert_array_equal(out.reshape(2, -1), [[21], [-42]])

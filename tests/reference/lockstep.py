@@ -428,11 +428,17 @@ def import_nisa():
 
 
 def coverage_table(executed, nonzero, tolerated, max_ulp, spec_names, minimum=None):
+    """The table, and the instructions short of `minimum` nonzero instances. An
+    instruction that meets other cores (its module's MULTI_CORE: the lockstep
+    runs one core) is checked by the multi-core test its module names instead."""
     rows = [f"{'instruction':26s} {'executed':>9s} {'nonzero':>9s} {'in budget':>9s} {'max ulp':>8s}"]
     short = []
     for name in spec_names:
         flag = ""
-        if minimum is not None and nonzero.get(name, 0) < minimum:
+        multi_core = getattr(instructions.MODULES.get(name), "MULTI_CORE", None)
+        if minimum is not None and multi_core:
+            flag = f"  multi-core: {multi_core.split()[0]}"
+        elif minimum is not None and nonzero.get(name, 0) < minimum:
             flag = f"  < {minimum}"
             short.append(name)
         rows.append(f"{name:26s} {executed.get(name, 0):9d} {nonzero.get(name, 0):9d} {tolerated.get(name, 0):9d} "

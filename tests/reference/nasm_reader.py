@@ -44,6 +44,7 @@ class Decl:
     offset: int = None     # SBUF/PSUM explicit @ offset, else None
     init: object = None    # None, "iota" or a number
     line: int = 0
+    core: int = None       # LANGUAGE.md 2.7: the core whose section declares it; None: shared
 
 
 @dataclass
@@ -109,6 +110,17 @@ class Program:
     arch: str = "trn2"
     decls: dict = field(default_factory=dict)
     instrs: list = field(default_factory=list)
+    # LANGUAGE.md 2.7, a program for several cores (`.cores N`, N > 1): `decls` holds the
+    # shared HBM tensors (declared before the first `.core`), `sections[k]` core k's side:
+    # a Program with the shared tensors and its own, and its instructions (a section
+    # never opened has none). `current_core` is the section being read.
+    cores: int = 1
+    sections: list = field(default_factory=list)
+    current_core: int = None
+
+    def target(self):
+        """Where the next declaration or instruction goes: the open section, or the program."""
+        return self.sections[self.current_core] if self.current_core is not None else self
 
 
 # ---- expressions ----
@@ -379,7 +391,8 @@ def _parse_decl(directive, rest, prog, env, line):
         raise ValueError(f"line {line}: bad declaration")
     name, dtype, dims, tail = m.groups()
     shape = [evaluate(d, env) for d in split_top(dims)]
-    decl = Decl(name, directive[1:], ref_dtypes.canonical(dtype), shape, line=line)
+    decl = Decl(name, directive[1:], ref_dtypes.canonical(dtype), shape, line=line,
+                core=prog.current_core)
     if directive == ".hbm":
         role, _, init = tail.partition("=")
         decl.role = role.strip()
@@ -388,7 +401,14 @@ def _parse_decl(directive, rest, prog, env, line):
             decl.init = "iota" if init == "iota" else evaluate(init, env)
     elif tail.startswith("@"):
         decl.offset = evaluate(tail[1:], env)
-    prog.decls[name] = decl
+    prog.target().decls[name] = decl
+
+
+def _open_section(prog, core):
+    """`.core K` (LANGUAGE.md 2.7): core K's side sees the shared tensors and its own."""
+    while len(prog.sections) <= core:
+        prog.sections.append(Program(prog.arch, dict(prog.decls)))
+    prog.current_core = core
 
 
 def _process(lines, prog, env):
@@ -398,6 +418,8 @@ def _process(lines, prog, env):
         i += 1
         if not text:
             continue
+        if prog.current_core is not None:  # in a section, `core` is its number (LANGUAGE.md 2.7)
+            env["core"] = prog.current_core
         head, _, rest = text.partition(" ")
         rest = rest.strip()
         if head == ".rept":
@@ -419,20 +441,47 @@ def _process(lines, prog, env):
         elif head == ".equ":
             name, expr = split_top(rest)
             env[name] = evaluate(expr, env)
+        elif head == ".cores":
+            prog.cores = int(evaluate(rest, env))
+            env.setdefault("core", 0)  # each core's pass of a program without sections sets its own
+        elif head == ".core":
+            _open_section(prog, int(evaluate(rest, env)))
         elif head in (".hbm", ".sbuf", ".psum"):
             _parse_decl(head, rest, prog, env, line_no)
         elif head in (".file", ".loc"):
             pass
         elif head in INSTRUCTIONS:
-            prog.instrs.append(parse_instruction(head, rest, prog, env, line_no))
+            prog.target().instrs.append(parse_instruction(head, rest, prog.target(), env, line_no))
         else:
             raise ValueError(f"line {line_no}: unknown line {text!r}")
 
 
-def read_program(text):
-    prog = Program()
+def _read(lines, cores, core):
+    prog = Program(cores=cores or 1)
+    _process(lines, prog, {} if cores is None and core is None else {"core": core or 0})
+    return prog
+
+
+def read_program(text, cores=None):
+    """The program of `text`; `cores`: `--cores N` (LANGUAGE.md 2.7), for a text
+    without `.cores`. A program for several cores without `.core` lines is every
+    core's program: read once per core with `core` its number, the HBM tensors
+    (declared once, not depending on `core`) shared, the rest the core's own."""
     lines = [(n + 1, strip_comment(t)) for n, t in enumerate(text.splitlines())]
     # A mnemonic may be followed by a tab rather than a space.
     lines = [(n, re.sub(r"^(\S+)\s+", r"\1 ", t)) for n, t in lines]
-    _process(lines, prog, {})
+    prog = _read(lines, cores, None)
+    if prog.cores > 1 and not prog.sections:
+        for k in range(prog.cores):
+            own = _read(lines, cores, k)
+            section = Program(prog.arch, own.decls, own.instrs)
+            for d in own.decls.values():
+                d.core = None if d.memory == "hbm" else k
+            prog.sections.append(section)
+        prog.decls = {name: d for name, d in prog.sections[0].decls.items() if d.memory == "hbm"}
+    if prog.cores > 1:
+        _open_section(prog, prog.cores - 1)  # sections never opened: no instructions
+        prog.current_core = None
+        for section in prog.sections:
+            section.arch = prog.arch
     return prog

@@ -7,7 +7,7 @@ follows the NumPy form of its rule, S4), what they share in ref_common.py,
 the machine in ref_machine.py. Usable as a library (run_program, SEMANTICS)
 or like `nisa run`:
 
-    nki_ref.py PROG.nasm [--input NAME=FILE.npy]... --dump DIR
+    nki_ref.py PROG.nasm [--input NAME=FILE.npy]... --dump DIR [--cores N]
 """
 import argparse
 import os
@@ -16,14 +16,19 @@ import sys
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import multicore  # noqa: E402
 import nasm_reader  # noqa: E402
 from instructions import SEMANTICS  # noqa: E402,F401 (one function per spec instruction)
 from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402,F401 (LANE_*: bench/numpy_model.py)
 
 
-def run_program(text, inputs):
-    """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)."""
-    prog = nasm_reader.read_program(text)
+def run_program(text, inputs, cores=None):
+    """Runs .nasm text on {name: ndarray} inputs; returns ({output name: ndarray}, machine)
+    (a program for several cores: multicore.run's outputs and its Run, whose .m are the cores' machines).
+    `cores`: as `nisa run --cores N`, for a text without `.cores`."""
+    prog = nasm_reader.read_program(text, cores)
+    if prog.cores > 1:
+        return multicore.run(prog, inputs)
     m = Machine(prog)
     m.load_inputs(inputs)
     for ins in prog.instrs:
@@ -40,13 +45,14 @@ def main(argv=None):
     ap.add_argument("program")
     ap.add_argument("--input", action="append", default=[], metavar="NAME=FILE.npy")
     ap.add_argument("--dump", required=True, metavar="DIR")
+    ap.add_argument("--cores", type=int, help="cores of a program without .cores (LANGUAGE.md 2.7)")
     args = ap.parse_args(argv)
     inputs = {}
     for item in args.input:
         name, _, path = item.partition("=")
         inputs[name] = np.load(path)
     with open(args.program) as f:
-        outputs, _ = run_program(f.read(), inputs)
+        outputs, _ = run_program(f.read(), inputs, args.cores)
     os.makedirs(args.dump, exist_ok=True)
     for name, arr in outputs.items():
         np.save(os.path.join(args.dump, name + ".npy"), arr)

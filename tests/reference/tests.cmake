@@ -39,3 +39,21 @@ if(NISA_PYTHON_PACKAGE)
            COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/lockstep.py --check-coverage ${lockstep_files} --min 200)
   set_tests_properties(reference_lockstep_coverage PROPERTIES FIXTURES_REQUIRED reference_lockstep)
 endif()
+# SEMANTICS S16: random programs for two cores (gen_multicore.py: random
+# bodies on each core, sendrecv exchanges and core_barrier hand-overs between
+# them) through nisa against the two-core model (multicore.py); the event
+# outputs bit for bit. It stands in for the lockstep and the random programs
+# for sendrecv and core_barrier (their modules' MULTI_CORE), which run one core.
+# The hand-written programs for two cores go with them: the workloads of
+# programs/ that declare `.cores 2` and the round-trip forms tests/dis/good/cores_*.
+file(GLOB multicore_forms CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tests/dis/good/cores_*.nasm)
+file(GLOB workload_programs CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/programs/*/prog.nasm)
+foreach(program ${workload_programs})
+  file(STRINGS ${program} cores_line REGEX "^\\.cores[ \t]+[2-9]")
+  if(cores_line)
+    list(APPEND multicore_forms ${program})
+  endif()
+endforeach()
+add_test(NAME reference_multicore
+         COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/run_multicore.py
+                 --count 60 --seed 28 --check-features --nisa ${NISA_EXE} --programs ${multicore_forms})

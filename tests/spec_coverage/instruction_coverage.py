@@ -17,7 +17,12 @@ the missing piece, when one of these is absent:
               so a write outside dst is caught there (what the hand-listed
               cases of tests/interp/untouched_memory_test.cpp check for some
               instructions), and reference_lockstep_coverage asks for 200
-              instances with nonzero results per instruction
+              instances with nonzero results per instruction. An instruction
+              that meets other cores (sendrecv, core_barrier: the random
+              programs have one core, and so has the lockstep) may instead
+              name, in its module's MULTI_CORE, the test that checks it
+              against the model with two cores (its first word: a file of
+              the repository, registered in a tests.cmake)
   docs        the entry **RULE `NAME`** in docs/SEMANTICS.md, RULE the
               module's (any **S<n>.<m> `NAME`** when there is no module)
   nki         nisa.nki.isa.NAME (python/nisa/nki/isa.py), or NAME in that
@@ -73,6 +78,21 @@ def nki_isa(root):
     return isa, None
 
 
+def multi_core_test(root, module):
+    """The test a cross-core instruction's module names in MULTI_CORE, when that
+    file exists and a tests.cmake runs it; else None."""
+    text = getattr(module, "MULTI_CORE", None)
+    if not isinstance(text, str) or not text.split():
+        return None
+    path = text.split()[0]
+    if not os.path.isfile(os.path.join(root, path)):
+        return None
+    registered = any(os.path.basename(path) in read(root, os.path.join(folder, "tests.cmake"))
+                     for folder in (os.path.dirname(path), "tests")
+                     if os.path.isfile(os.path.join(root, folder, "tests.cmake")))
+    return path if registered else None
+
+
 def pieces(root, name, module, counts, docs, isa):
     """{piece: (present, where to add it)} for one instruction; present None: not checked."""
     kernel_file = f"interp/instructions/{name}.cpp"
@@ -82,7 +102,8 @@ def pieces(root, name, module, counts, docs, isa):
     rule = getattr(module, "RULE", None)
     reference = module is not None and isinstance(rule, str) and callable(getattr(module, name, None))
     declared = bool(getattr(module, "BLOCKS", None)) or bool(getattr(module, "EMITTED_BY", None))
-    emitter = declared and counts.get(name, 0) > 0
+    multi_core = multi_core_test(root, module)
+    emitter = (declared and counts.get(name, 0) > 0) or multi_core is not None
     entry = re.escape(rule) if isinstance(rule, str) else r"S\d+\.\d+"
     in_docs = re.search(r"^\*\*" + entry + r" `" + re.escape(name) + r"`\*\*", docs, re.M) is not None
     if isa is None:
@@ -91,7 +112,7 @@ def pieces(root, name, module, counts, docs, isa):
         not_exposed = getattr(isa, "ABSENT", {})
         nki = (callable(getattr(isa, name, None)) and name not in getattr(isa, "NOT_MODELED", ())) or \
             bool(not_exposed.get(name))
-    emitter_where = (f"BLOCKS (gen_common.Block) or EMITTED_BY in {ref_file}" if not declared else
+    emitter_where = (f"BLOCKS (gen_common.Block), EMITTED_BY or MULTI_CORE in {ref_file}" if not declared else
                      f"its random instances in the {ROUND_TRIP_COUNT} lockstep-mix programs of seed {ROUND_TRIP_SEED} "
                      f"(a larger Block weight or lockstep weight in {ref_file})")
     return {

@@ -9,14 +9,16 @@
     def kernel(a, b): ...
     c = kernel(a_np, b_np)      # NumPy in, NumPy out
 
-Calling a kernel runs its Python once, recording every nki.isa and
-nki.language call into a .nasm program (loops unrolled; each instruction
-carries the kernel's file:line), hands the recording to the assembler's
+Calling a kernel runs its Python once (once per core at kernel[2], two
+NeuronCores: _cores.py), recording every nki.isa and nki.language call into
+a .nasm program (loops unrolled; each instruction carries the kernel's
+file:line), hands the recording to the assembler's
 structures and runs that program in this process. `to_nasm(kernel, *args)`
 returns the recorded program as text. Writes into a
 parameter reach the caller's array, as on the device; each thread records
 its own calls.
 """
+import copy
 import importlib.util
 import inspect
 import numbers
@@ -29,7 +31,7 @@ import numpy as np
 from .. import Error, Program, _nisa
 from .. import assemble as _assemble_text
 from .. import run as _run_program
-from . import _dtypes, _record, _spec
+from . import _cores, _dtypes, _record, _spec
 from . import isa, language
 from ._tensor import NkiTensor, _render
 
@@ -43,6 +45,7 @@ class Kernel:
 
     def __init__(self, fn, platform_target=None, arch=None, strict=False, print_to=None, **options):
         self.fn = fn
+        self.cores = None  # kernel[n]'s n (the launch's NeuronCores); None: launched without brackets
         self.target = arch or platform_target
         self.strict = strict
         self.print_to = print_to  # where nl.device_print writes (nisa.run's print_to; None: sys.stdout)
@@ -52,10 +55,11 @@ class Kernel:
         self.__wrapped__ = fn
 
     def __getitem__(self, grid):
-        dims = grid if isinstance(grid, tuple) else (grid,)
-        if not dims or not all(isinstance(g, numbers.Integral) and g == 1 for g in dims):
-            raise Error(f"{self.__name__}: error: nisa.nki runs one NeuronCore (launch grid 1), not {grid!r}", 2)
-        return self
+        """kernel[n]: the kernel launched on n NeuronCores (NKI 0.6: LNC=n),
+        which the kernel tells apart by nl.program_id (LANGUAGE.md 4)."""
+        launched = copy.copy(self)
+        launched.cores = _launch_cores(self, grid)
+        return launched
 
     def __call__(self, *args, **kwargs):
         return run(self, *args, **kwargs)
@@ -76,6 +80,24 @@ class Kernel:
             raise Error(f"{self.__name__}: error: unknown platform target '{target}' (trn1, inf2, trn2, trn3, gen2, gen3, "
                         "gen4)", 2)
         return _PLATFORMS[target]
+
+
+def _launch_cores(kernel, grid):
+    """The cores of kernel[grid]. NKI 0.6 (get-started/about/lnc.rst): the
+    bracket holds one number, the logical NeuronCore count (LNC), which the
+    arch bounds: 1 or 2 on trn2 and trn3, 1 on trn1 and inf2 (the spec's
+    archs[].max_cores). The legacy kernel[nl.nc(2)] (neuronxcc.nki) is
+    kernel[2]."""
+    n = grid.cores if isinstance(grid, language.nc) else grid
+    arch = kernel.arch()
+    most = _spec.ARCHS[arch]["max_cores"]
+    rule = f"NKI 0.6's launch kernel[n] takes one number, the count of NeuronCores (LNC): 1 to {most} on {arch}"
+    if not isinstance(n, numbers.Integral) or isinstance(n, bool):
+        raise Error(f"{kernel.__name__}: error: launch grid {grid!r}: {rule} (a grid of several dimensions is not "
+                    "NKI 0.6's)", 2)
+    if not 1 <= n <= most:
+        raise Error(f"{kernel.__name__}: error: kernel[{int(n)}]: {rule}", 2)
+    return int(n)
 
 
 def jit(fn=None, **options):
@@ -126,19 +148,24 @@ def _record_call(kernel, args, kwargs):
     except (TypeError, ValueError) as e:
         raise Error(f"{kernel.__name__}: error: {e}", 2) from None
     bound.apply_defaults()
-    rec = _record.Recording(kernel.__name__, source_file, kernel.arch())
-    with _record.recording_into(rec), _record.no_cyclic_gc():
-        params, inputs = [], {}
-        for name, value in bound.arguments.items():
-            parameter = _parameter(rec, kernel, name, value)
-            if parameter is not None:
-                storage, inputs[storage] = parameter
-                params.append((storage, name))
-                bound.arguments[name] = NkiTensor(storage)
-        _refuse_shared_writes(params, inputs)
-        result = fn(*bound.args, **bound.kwargs)
-        inputs.update(rec.constants)  # nl.shared_constant's arrays
-        outputs, structure = _returned(rec, kernel, result)
+    cores = 1 if kernel.cores is None else _launch_cores(kernel, kernel.cores)
+    rec = _record.Recording(kernel.__name__, source_file, kernel.arch(), cores=cores,
+                            grid_ndim=0 if kernel.cores is None else 1)
+    with _record.no_cyclic_gc():
+        with _record.recording_into(rec):
+            params, inputs = [], {}
+            for name, value in bound.arguments.items():
+                parameter = _parameter(rec, kernel, name, value)
+                if parameter is not None:
+                    storage, inputs[storage] = parameter
+                    params.append((storage, name))
+                    bound.arguments[name] = NkiTensor(storage)
+            _refuse_shared_writes(params, inputs)
+            result = fn(*bound.args, **bound.kwargs)
+            inputs.update(rec.constants)  # nl.shared_constant's arrays
+            outputs, structure = _returned(rec, kernel, result)
+        if cores > 1:
+            rec = _record_other_cores(kernel, rec, bound, params, outputs, structure)
         for storage in outputs:
             if storage.role == "scratch":
                 storage.role = "output"
@@ -149,6 +176,36 @@ def _record_call(kernel, args, kwargs):
         rec.name_tensors(params, outputs)
     write_backs = [(s.name, s.caller_array) for s, _ in params if s.written]
     return _Recorded({s.name: a for s, a in inputs.items()}, outputs, structure, rec, write_backs)
+
+
+def _record_other_cores(kernel, rec, bound, params, outputs, structure):
+    """Records cores 1, 2, ... of a launch of several cores (core 0's is
+    `rec`): the kernel runs again with nl.program_id the core, on the same
+    parameter tensors, each shared_hbm tensor it makes being core 0's
+    (_cores.py). Each core returns the same shared tensors; each
+    nl.shared_constant holds the same values on every core (NKI 0.6: "the
+    data must not diverge across cores")."""
+    core0_shared = [s for s in rec.storages[len(params):] if s.region == "shared_hbm"]
+    constants = {id(s): a for s, a in rec.constants}
+    recordings = [rec]
+    for core in range(1, rec.cores):
+        other = _record.Recording(rec.kernel_name, rec.kernel_file, rec.arch, core=core, cores=rec.cores,
+                                  grid_ndim=rec.grid_ndim, token=rec.token, core0_shared=core0_shared)
+        for storage, name in params:
+            bound.arguments[name] = NkiTensor(storage)  # a view of its own: a core's run cannot change another's
+        with _record.recording_into(other):
+            result = kernel.fn(*bound.args, **bound.kwargs)
+            returned = _returned(other, kernel, result)
+        if returned != (outputs, structure):
+            raise other.error(f"kernel {kernel.__name__} returns other tensors on core {core} than on core 0: at a "
+                              "launch of several cores each core returns the same shared_hbm tensors",
+                              _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+        for storage, array in other.constants:
+            if not np.array_equal(array, constants[id(storage)]):
+                raise other.error(f"core {core}'s nl.shared_constant holds other values than core 0's: it is one "
+                                  "constant for all cores, which must not diverge (NKI 0.6)", storage.created_at)
+        recordings.append(other)
+    return _cores.CoreRecordings(recordings)
 
 
 def _signature(kernel):
@@ -243,6 +300,11 @@ def _returned(rec, kernel, result):
                 raise rec.error(f"kernel {kernel.__name__} returns {value!r}: a kernel returns HBM tensors or views of "
                                 "them (without a runtime index)",
                                 _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
+            if rec.cores > 1 and value.storage.region != "shared_hbm":
+                raise rec.error(f"kernel {kernel.__name__} returns {value!r}, which each core has its own of "
+                                f"(buffer {value.storage.region}): at a launch of {rec.cores} cores a kernel returns "
+                                "nl.shared_hbm tensors (NKI 0.6)",
+                                _record.Location(rec.kernel_file, kernel.fn.__code__.co_firstlineno))
             if value.storage not in outputs:
                 outputs.append(value.storage)
             if value.is_whole():
@@ -291,7 +353,10 @@ def _assemble(recorded):
     offending .nasm line came from."""
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
-    native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value)
+    if rec.cores == 1:
+        native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value)
+    else:
+        native = _nisa.build_recorded(arch, file, declarations, [], NkiTensor, _record.render_value, rec.sections())
     if native is not None:
         return Program(native)
     return _assemble_text_of(recorded)

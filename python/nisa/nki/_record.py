@@ -236,14 +236,28 @@ class Instruction:
 
 
 class Recording:
-    def __init__(self, kernel_name, kernel_file, arch):
+    """One core's recording of a kernel call. A launch of several cores
+    (kernel[2]) records the kernel once per core (_cores.py): core k's
+    recording has `core` k, and its shared_hbm tensors are core 0's."""
+
+    def __init__(self, kernel_name, kernel_file, arch, core=0, cores=1, grid_ndim=0, token=None, core0_shared=None):
         self.kernel_name = kernel_name
         self.kernel_file = kernel_file
         self.arch = arch
+        # nl.program_id / num_programs / program_ndim: this core, the launch's
+        # cores, and the launch grid's dimensions (0 without brackets, else 1).
+        self.core, self.cores, self.grid_ndim = core, cores, grid_ndim
         self.storages = []
         self.instructions = []
         self.constants = []  # (storage, array): nl.shared_constant's tensors, inputs of the program
-        self.token = object()  # what this call's storages carry (Storage.token)
+        # What this call's storages carry (Storage.token): every core of a
+        # launch the same, as they use the shared HBM tensors alike.
+        self.token = token or object()
+        # Core k > 0: the shared_hbm tensors core 0's kernel made, in order
+        # (one tensor for all cores: NKI 0.6, nl.shared_hbm), and how many of
+        # them this core has made so far (_shared_of_core0).
+        self.core0_shared = core0_shared
+        self.shared_made = 0
         # Caches of location() and new_storage(), for this call only: id(code)
         # -> (code, {instruction offset: Location}, positions), the last code
         # object's entry, Location -> the name assigned there.
@@ -330,6 +344,8 @@ class Recording:
 
     # --- what the kernel does ------------------------------------------------
     def new_storage(self, region, dtype, shape, hint, user_name="", role=None):
+        if self.core0_shared is not None and region == "shared_hbm":
+            return self._shared_of_core0(dtype, shape, role)
         location = self.location()
         for d in shape:
             if d.__class__ is not int or d < 1:
@@ -357,6 +373,27 @@ class Recording:
             assigned = self._assigned[location] = _assigned_name(location)
         storage = Storage(region, dtype, shape, location, assigned or hint, user_name, role, self.token)
         self.storages.append(storage)
+        return storage
+
+    def _shared_of_core0(self, dtype, shape, role):
+        """Core k > 0 makes a shared_hbm tensor: it is core 0's tensor made
+        at the same place in the order, which it must match."""
+        location = self.location()
+        made, k = self.core0_shared, self.shared_made
+        self.shared_made += 1
+        shape = tuple(shape)
+        why = "a shared_hbm tensor is one tensor for all cores (NKI 0.6), so each core makes the same ones in the " \
+              "same order"
+        if k >= len(made):
+            raise self.error(f"core {self.core} makes shared_hbm tensor number {k + 1}, but core 0 made {len(made)}: "
+                             f"{why}", location)
+        storage = made[k]
+        if storage.shape != shape or storage.dtype != dtype or (storage.role == "input") != (role == "input"):
+            kind = {True: "nl.shared_constant", False: "nl.ndarray"}
+            raise self.error(
+                f"core {self.core} makes shared_hbm tensor number {k + 1} as {kind[role == 'input']} {shape} {dtype}, "
+                f"but core 0 made it as {kind[storage.role == 'input']} {storage.shape} {storage.dtype} at line "
+                f"{storage.created_at.line}: {why}", location)
         return storage
 
     def emit(self, mnemonic, args, writes=("dst",)):
@@ -494,12 +531,17 @@ class Recording:
         """Names: kernel parameters keep theirs, outputs take ndarray(name=) or
         out0, out1, ... in return order, tiles their user name or a hint."""
         claim = _Names().claim
-
         for storage, param in params:
             storage.name = claim(param)
         for i, storage in enumerate(outputs):
             if storage.name is None:
                 storage.name = claim(storage.user_name or f"out{i}")
+        self.name_the_rest(claim)
+
+    def name_the_rest(self, claim):
+        """Names the storages name_tensors (or, at a launch of several cores,
+        _cores.name_tensors) has not: their user name or a hint, each taken
+        with `claim`."""
         # A tile placed exactly where an earlier tile of the same variable,
         # dtype and shape lived (its life over) is that tile's declaration
         # again: the same bytes under the same name. A kernel allocating a tile
@@ -547,22 +589,21 @@ class Recording:
         `render_tensor` its render() unwrapped: the instructions' tensor
         operands, written without a method call per operand."""
         lines, origins = [], []
-
-        def add(line, origin=None):
-            lines.append(line)
-            origins.append(origin)
-
         for line in self.header():
-            add(line)
+            lines.append(line)
+            origins.append(None)
         for s in self.declarations():
-            shape = ", ".join(str(d) for d in s.shape)
-            if s.buffer == "hbm":
-                add(f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}", s.created_at)
-            else:
-                add(f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}", s.created_at)
+            lines.append(declaration_text(s))
+            origins.append(s.created_at)
+        self.instruction_text(lines, origins, tensor_class, render_tensor, None)
+        return "\n".join(lines) + "\n", origins
+
+    def instruction_text(self, lines, origins, tensor_class, render_tensor, implied):
+        """Appends the instructions' lines to `lines` and their Locations to
+        `origins`; `implied` is the line the assembler gives the first one
+        without .loc (None: none). Returns the line it gives the next."""
         # .loc only where the line differs from the one the assembler gives
         # an instruction without it: the line after the previous one's.
-        implied = None
         line_append, origin_append, render = lines.append, origins.append, render_value
         tensor = tensor_class
         for instruction in self.instructions:
@@ -578,7 +619,7 @@ class Recording:
                 (value.storage.name if value._whole is True and value.indirect is None else render_tensor(value))
                 if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
-        return "\n".join(lines) + "\n", origins
+        return implied
 
     def handoff(self):
         """What _nisa.build_recorded takes besides the instructions: the arch,
@@ -586,9 +627,23 @@ class Recording:
         offset, line), as text() writes them; the line is the declaration's
         in text()'s text."""
         first_line = len(self.header()) + 1
-        declarations = [(s.name, s.buffer, _dtypes.nasm_name(s.dtype), s.shape, s.role if s.buffer == "hbm" else "",
-                         s.offset if s.on_chip else 0, first_line + k) for k, s in enumerate(self.declarations())]
+        declarations = [handoff_declaration(s, first_line + k) for k, s in enumerate(self.declarations())]
         return self.arch, self.file_name(), declarations
+
+
+def declaration_text(s):
+    """The .nasm declaration of storage `s` (LANGUAGE.md 2.1)."""
+    shape = ", ".join(str(d) for d in s.shape)
+    if s.buffer == "hbm":
+        return f".hbm {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] {s.role}"
+    return f".{s.buffer} {s.name} {_dtypes.nasm_name(s.dtype)} [{shape}] @ {s.offset}"
+
+
+def handoff_declaration(s, line):
+    """Storage `s` as _nisa.build_recorded takes a declaration: (name,
+    memory, dtype, shape, role, offset, line), `line` its line in the text."""
+    return (s.name, s.buffer, _dtypes.nasm_name(s.dtype), s.shape, s.role if s.buffer == "hbm" else "",
+            s.offset if s.on_chip else 0, line)
 
 
 _ASSIGNMENT = re.compile(r"^\s*([A-Za-z_]\w*)\s*(?::[^=]*)?=(?!=)")
@@ -647,6 +702,13 @@ class _Names:
     def __init__(self):
         self.taken = set()
         self.next = {}  # identifier -> the suffix number to try first (0: the identifier itself)
+
+    def copy(self):
+        """The names taken so far, taken further separately (a core's own
+        tensors: each core's names are its own, LANGUAGE.md 2.7)."""
+        other = _Names()
+        other.taken, other.next = set(self.taken), dict(self.next)
+        return other
 
     def claim(self, wanted):
         base = _identifier(wanted)

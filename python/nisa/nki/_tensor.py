@@ -232,9 +232,9 @@ class NkiTensor:
                     if isinstance(k, DynSlice):
                         if not (_is_int(k.start) and _is_int(k.size)):
                             raise rec.error("nl.ds(start, size) takes integers (nisa.nki records static indices only)")
-                        if k.start < 0 or k.size < 1:
-                            raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start must be at "
-                                            "least 0 and the size at least 1")
+                        if k.start < 0 or k.size < 0:
+                            raise rec.error(f"nl.ds({k.start}, {k.size}) of dimension {dim}: the start and the size "
+                                            "must be at least 0")
                         k = slice(int(k.start), int(k.start) + int(k.size))
                     elif isinstance(k, NkiTensor):
                         raise rec.error("indexing with a tensor (dynamic indexing) is not modeled by nisa")
@@ -254,7 +254,10 @@ class NkiTensor:
                     start = start + count
                 if stop < 0:
                     stop = stop + count
-                if not 0 <= start < stop <= count:
+                # An empty slice (start == stop; nl.ds(i, 0)) is a view of no elements, as in NumPy: a
+                # kernel may take one it never uses (nki-library's cross_entropy at LNC=2 gives a core
+                # no position when there is one); an instruction refuses it.
+                if not (0 <= start < stop <= count or 0 <= start == stop <= count):
                     raise rec.error(f"slice {_slice_text(k)} is out of bounds for dimension {dim} of size {count} "
                                     f"(tensor shape {self._shape})")
                 offset += start * stride

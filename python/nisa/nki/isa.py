@@ -67,8 +67,7 @@ class nc_version(IntEnum):
 
 
 class dma_engine(Enum):
-    # NKI 0.6: which DMA engine moves an LNC=2 sendrecv's data (nisa does not
-    # model sendrecv: two cores, issue 28); here so that kernels naming it import.
+    # NKI 0.6: which DMA engine moves a sendrecv's data (the spec's enum dma_engine).
     dma = 1
     gpsimd_dma = 2
 
@@ -88,7 +87,8 @@ del _enum
 # Enum parameters NKI also takes as the enum's integer value (nki-library
 # passes `dge_mode=3` for dge_mode.none): parameter -> its enum class. The
 # spec's reduce_cmd_load is NKI's reduce_cmd with load_reduce.
-_NUMBERED_ENUMS = {"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "oob_mode": oob_mode}
+_NUMBERED_ENUMS = {"engine": engine, "reduce_cmd": reduce_cmd, "dge_mode": dge_mode, "oob_mode": oob_mode,
+                   "dma_engine": dma_engine}
 _BY_NUMBER = object()  # _make_instruction's mark of the _NUMBERED_ENUMS parameters
 
 
@@ -450,21 +450,3 @@ for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
 get_nc_version = checked(get_nc_version, "nisa.get_nc_version")
 del _name
-
-
-def core_barrier(data, cores, engine=engine.gpsimd, name=None):
-    """NKI 0.6 core_barrier at a launch of one NeuronCore (the only launch
-    nisa.nki runs until two cores are modeled): no other core runs, so the
-    barrier waits for nobody and records nothing. nki-library's kernels call
-    it whatever the launch grid (router_topk), as NKI's simulator lets them.
-    The arguments are still checked as NKI documents them: `data` a tensor in
-    HBM, `cores` the pair (0, 1)."""
-    if not isinstance(data, NkiTensor):
-        raise TypeError(f"data takes a tensor in HBM, not a {type(data).__name__}")
-    if data.buffer not in ("hbm", "shared_hbm", "private_hbm"):
-        raise recording().error(f"core_barrier: data is a {data.buffer} tensor; it takes one in shared HBM")
-    if not isinstance(cores, (tuple, list)) or tuple(cores) != (0, 1):
-        raise recording().error(f"core_barrier: cores={cores!r}; NKI supports only cores=(0, 1)")
-
-
-core_barrier = checked(core_barrier, "nisa.core_barrier")

@@ -116,9 +116,57 @@ def affine_range(start, stop=None, step=1):
 sequential_range = static_range = affine_range
 
 
-def program_id(axis=0): return 0
-def num_programs(axes=0): return 1
-def program_ndim(): return 0
+# --- the launch: which core this is (NKI 0.6 kernel[n], LANGUAGE.md 4) -------
+# At kernel[n] the launch grid has one dimension of n programs, one per
+# NeuronCore; launched without brackets it has none (program_ndim 0), and
+# the kernel is the one program (program_id 0 of 1). Outside a kernel: the
+# latter.
+def program_id(axis=0):
+    """This core's index along `axis` of the launch grid: 0 to n - 1 at kernel[n]."""
+    _grid_axes("program_id", "axis", [axis])
+    rec = _state.recording
+    return 0 if rec is None else rec.core
+
+
+def num_programs(axes=0):
+    """The programs along `axes` of the launch grid (None: all): n at kernel[n]."""
+    if axes is not None:
+        _grid_axes("num_programs", "axes", list(axes) if isinstance(axes, (tuple, list)) else [axes])
+    rec = _state.recording
+    return 1 if rec is None else rec.cores
+
+
+def program_ndim():
+    """The launch grid's dimensions: 1 at kernel[n], 0 without brackets."""
+    rec = _state.recording
+    return 0 if rec is None else rec.grid_ndim
+
+
+def _grid_axes(call, key, axes):
+    """The launch grid has the one axis 0 (-1 naming it too); a kernel
+    launched without brackets may still ask for axis 0 (nki-library does)."""
+    for axis in axes:
+        if not isinstance(axis, numbers.Integral) or isinstance(axis, bool) or axis not in (0, -1):
+            raise _record.misuse(f"nl.{call}({key}={axis!r}): the launch grid has one axis, 0 (NKI 0.6 kernel[n] "
+                                 "launches n programs, one per NeuronCore)")
+
+
+class nc:
+    """The legacy (neuronxcc.nki) launch dimension of NeuronCores:
+    kernel[nl.nc(2)] is NKI 0.6's kernel[2]. Its grids of several programs
+    per core (nl.nc(2) * 2, spmd_dim) are not modeled."""
+
+    def __init__(self, cores):
+        self.cores = cores
+
+    def __repr__(self):
+        return f"nc({self.cores!r})"
+
+    def _several(self, *args):
+        raise _record.misuse(f"{self!r} * ...: a launch grid of several programs per NeuronCore (the legacy "
+                             "spmd_dim) is not modeled; kernel[nl.nc(2)] and kernel[2] launch two cores")
+
+    __mul__ = __rmul__ = _several
 
 
 @contextlib.contextmanager

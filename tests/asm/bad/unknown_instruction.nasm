@@ -5,8 +5,8 @@
 rnage_select dst=t
 memst dst=t, value=0
 frobnicate dst=t
-sendrecv dst=t, src=t
+register_move dst=t, src=t
 register_alloc x=0
 register_alloce x=0
-core_barrier data=t
+register_store data=t
 nc_transpos dst=t, data=t

@@ -257,7 +257,7 @@ def indirect_dim_outside_the_view(data, start):
 @nki.jit
 def barrier_between_writes(a):
     # router_topk's pattern: write a shared HBM tensor, then core_barrier on it;
-    # at a launch of one core the barrier orders nothing and the data is unchanged.
+    # at a launch of one core the barrier waits for nobody and the data is unchanged.
     out = nl.ndarray(a.shape, a.dtype, buffer=nl.shared_hbm)
     t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
     nisa.dma_copy(dst=t, src=a)
@@ -275,11 +275,6 @@ def barrier_on_a_tile(a):
     t = nl.ndarray(a.shape, a.dtype, buffer=nl.sbuf)
     nisa.dma_copy(dst=t, src=a)
     nisa.core_barrier(t, (0, 1))  # LINE barrier_on_a_tile
-
-
-@nki.jit
-def barrier_with_other_cores(a):
-    nisa.core_barrier(a, (0, 2))  # LINE barrier_with_other_cores
 
 
 @nki.jit

@@ -9,6 +9,10 @@ name: `instructions/<name>.py` holds
                        weight), or
   EMITTED_BY           where its instances come from when another block emits it
                        (accumulator chains, loads and stores, a sibling's block)
+  MULTI_CORE           for an instruction that meets other cores (sendrecv,
+                       core_barrier): the test that checks it with two cores
+                       (run_multicore.py), in place of the lockstep's count
+                       and, for sendrecv, of a random block (one core has no peer)
   ULP_BUDGET           the lockstep's ulp budget when not 0: a number, or a
                        function of the instruction (nasm_reader.Instr)
   KEEPS_NAN_PAYLOAD    True when it copies bits (a NaN keeps its payload), or the
