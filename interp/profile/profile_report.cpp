@@ -28,20 +28,23 @@ std::string source(const Program& program, std::size_t i) {
 }
 
 // Rows of cells, columns padded to their widest cell; `right[c]` aligns
-// column c to the right (numbers).
+// column c to the right (numbers; a column past `right` to the left).
 std::string aligned(const std::vector<std::vector<std::string>>& rows, const std::vector<bool>& right) {
-  std::vector<std::size_t> width(right.size(), 0);
-  for (const auto& row : rows)
+  std::vector<std::size_t> width;
+  for (const auto& row : rows) {
+    if (width.size() < row.size()) width.resize(row.size(), 0);
     for (std::size_t c = 0; c < row.size(); ++c) width[c] = std::max(width[c], row[c].size());
+  }
   std::string out;
   for (const auto& row : rows) {
     std::string line;
     for (std::size_t c = 0; c < row.size(); ++c) {
       const std::size_t pad = width[c] - row[c].size();
+      const bool to_right = c < right.size() && right[c];
       if (c) line.append(2, ' ');
-      if (right[c]) line.append(pad, ' ');
+      if (to_right) line.append(pad, ' ');
       line += row[c];
-      if (!right[c] && c + 1 < row.size()) line.append(pad, ' ');
+      if (!to_right && c + 1 < row.size()) line.append(pad, ' ');
     }
     while (!line.empty() && line.back() == ' ') line.pop_back();
     out += line + "\n";
@@ -144,8 +147,7 @@ std::string profile_table(const Spec& spec, const Program& program, const Timeli
           {std::string(engine_name(static_cast<Engine>(e))), std::to_string(use.instructions), fixed(use.cycles, 0),
            fixed(tl.clock_ghz[e], 2), fixed(use.busy_ns / 1000.0, 3), fixed(utilisation, 1) + "%"}));
     }
-  rows.push_back(several ? std::vector<std::string>{"", "total", std::to_string(n), "", "", "", "", ""}
-                         : std::vector<std::string>{"total", std::to_string(n), "", "", "", ""});
+  rows.push_back(with_column<std::string>(several, 0, "", {"total", std::to_string(n), "", "", "", ""}));
   out << aligned(rows, with_column(several, 0, false, {false, true, true, true, true, true}));
   if (several) {
     std::vector<std::vector<std::string>> per_core = {{"core", "instructions", "ends at us", "waits at meetings us"}};
