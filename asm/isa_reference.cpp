@@ -158,7 +158,7 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
     case CheckKind::tensor_indirection:
       return cat("with an `indirect=IDX` view on ", a, " or ", b, " (NeuronCore-v4, Vector or Scalar engine): every index starts on a multiple of 32; an indirect ",
                  b, " starts on its index's partition; an indirect ", a, "'s index starts on ", b, "'s partition (", b, " in SBUF) or on ", b,
-                 "'s index's (both indirect, ", b, " in PSUM); the Scalar engine does not scatter into PSUM (S1.9)");
+                 "'s index's (both indirect, ", b, " in PSUM); the Scalar engine does not scatter into PSUM (S1.7)");
     case CheckKind::dma_compute_sources:
       return cat("every entry of ", b, " has the shape of ", a, "; ", operand_name(is, c.axes), " (if given) holds one scale per entry; ",
                  operand_name(is, c.count), " is true; with a vector_offset/scalar_offset view, ", b, " holds exactly 2 entries");

@@ -40,7 +40,7 @@ struct PatternDim {
 // index[0]. tensor: NKI 0.6 NkiTensor.indirect (Tensor Indirection, NeuronCore-v4):
 // a two-dimensional SBUF/PSUM pattern [[E, P], [s, N]] whose column i reads
 // free offset index[snake(i)] * s instead of i * s, the same offset on every
-// partition (tensor_indirect_offset below; docs/SEMANTICS.md S1.9).
+// partition (tensor_indirect_offset below; docs/SEMANTICS.md S1.7).
 enum class IndirectKind : uint8_t { none, vector, scalar, tensor };
 
 // A tensor operand: a declared tensor and either one slice per declared

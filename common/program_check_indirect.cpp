@@ -1,7 +1,7 @@
 // Tensor Indirection (NKI 0.6 NkiTensor.indirect; the "Tensor indirection"
 // paragraphs of nki.isa tensor_copy, tensor_tensor, tensor_scalar, ...): the
 // view on its own, then the rules between an instruction's dst and the input
-// that may be indirect. docs/SEMANTICS.md S1.9.
+// that may be indirect. docs/SEMANTICS.md S1.7.
 #include "instruction_checker.hpp"
 
 namespace nisa::check_detail {
@@ -81,10 +81,10 @@ void InstructionChecker::check_tensor_indirection(const CheckSpec& c) {
                   "; an .indirect() input starts on the same partition as its index");
   const Memory src_memory = tensor_of(c.b).memory;
   if (scatter && src_memory == Memory::sbuf && start(dst.index[0]) != start(src))
-    fail(c.a, quoted(key(c.a)) + "'s index starts on partition " + std::to_string(start(dst.index[0])) + " and " + in + " (SBUF) on " +
+    fail(c.a, "the index of " + quoted(key(c.a)) + " starts on partition " + std::to_string(start(dst.index[0])) + " and " + in + " (SBUF) on " +
                   std::to_string(start(src)) + "; they must be the same");
   if (scatter && src_memory == Memory::psum && gather && start(dst.index[0]) != start(src.index[0]))
-    fail(c.a, quoted(key(c.a)) + "'s index starts on partition " + std::to_string(start(dst.index[0])) + " and " + in + "'s index on " +
+    fail(c.a, "the index of " + quoted(key(c.a)) + " starts on partition " + std::to_string(start(dst.index[0])) + " and that of " + in + " on " +
                   std::to_string(start(src.index[0])) + "; with " + in + " in PSUM they must be the same");
   if (scatter && engine == Engine::scalar && tensor_of(c.a).memory == Memory::psum)
     fail(c.a, quoted(key(c.a)) + ": the Scalar engine cannot scatter (.indirect()) into PSUM");

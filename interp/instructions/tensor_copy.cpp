@@ -25,7 +25,7 @@ struct ConvertBody : ElementwiseBody {
 
 void copy_bits(const Step& s, Machine&) { copy_tile_bits(*s.dst, *s.in[0], s.partitions, s.rows(), s.row_length); }
 
-// Tensor Indirection (NeuronCore-v4, NKI 0.6 "Tensor indirection"; S1.9):
+// Tensor Indirection (NeuronCore-v4, NKI 0.6 "Tensor indirection"; S1.7):
 // dst scatters and/or src gathers its columns at offsets read from the index
 // when the step runs. Each partition's row of src is read whole before any of
 // dst's is written, so an overlap of the two cannot change the result.

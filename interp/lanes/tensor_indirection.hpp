@@ -1,5 +1,5 @@
 // Tensor Indirection on a compute instruction's operand (NKI 0.6
-// NkiTensor.indirect, NeuronCore-v4; docs/SEMANTICS.md S1.9): the view's
+// NkiTensor.indirect, NeuronCore-v4; docs/SEMANTICS.md S1.7): the view's
 // column i sits index[snake(i)] pattern steps into each partition's row
 // instead of i steps. Decoded once (where the index lives, the bounds); the
 // offsets are read from the index when the step runs, since they are data.

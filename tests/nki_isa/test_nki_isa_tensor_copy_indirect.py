@@ -6,7 +6,7 @@ NkiTensor.indirect ("reading or writing a column of data at given
 free-dimension offsets across contiguous partition dimensions"; "offset i
 comes from index[i % G, i // G]", G = 16 on the Vector/Scalar engines) and
 tensor_copy's "Tensor indirection" paragraph. Where the docstring's formula
-leaves the index's later partition groups open, docs/SEMANTICS.md S1.9 says
+leaves the index's later partition groups open, docs/SEMANTICS.md S1.7 says
 what nisa chose: the groups of 16 partitions read side by side (with one
 index column, offset i is index[i, 0]). Golden values are NumPy fancy
 indexing written here, never nisa's output."""
@@ -17,7 +17,7 @@ from harness import main
 
 def offsets(index, n, group=16):
     """Column i's offset: index[i % G, i // G] read across the index's groups
-    of G partitions laid side by side (S1.9)."""
+    of G partitions laid side by side (S1.7)."""
     k = index.shape[1]
     return np.array([index[group * ((i // group) // k) + i % group, (i // group) % k] for i in range(n)])
 
@@ -61,7 +61,7 @@ def test_gather_docstring_formula(nisa):
 
 def test_gather_snake_two_groups(nisa):
     # 32 partitions, k = 2: columns 0..31 from the first group's two columns,
-    # 32..63 from the second group's (S1.9)
+    # 32..63 from the second group's (S1.7)
     a, ix, b = gather(nisa, 32, 2, 64)
     expected = [ix[i % 16, 0] for i in range(16)] + [ix[i % 16, 1] for i in range(16)]
     expected += [ix[16 + i % 16, 0] for i in range(16)] + [ix[16 + i % 16, 1] for i in range(16)]
