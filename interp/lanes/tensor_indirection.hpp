@@ -32,6 +32,7 @@ const TensorIndirection* tensor_indirection(const DecodeContext& c, const Tensor
 // the view: the index values times the step for an indirect side (a
 // RuntimeFault naming the line for an offset outside the row), else the
 // static layout of `t` (one element per row, t laid out by with_rows(t, 1)).
+// An indirect side's offsets are from the view's start (t.partition(p)).
 void column_offsets(const TensorIndirection* side, const TileAccess& t, int64_t n, std::vector<int64_t>& out);
 
 }  // namespace nisa
