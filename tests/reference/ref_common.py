@@ -405,7 +405,7 @@ def resolve_tensor_indirect(m, view, instruction, group=16):
     index_i * s]; an offset outside the partition's row faults (IndexError)."""
     if getattr(view, "indirect", None) != "tensor":
         return view
-    decl = m.decl(view)
+    decl = m.prog.decls[view.name]  # m: the model's machine or bench's adapter of it
     row = int(np.prod(decl.shape[1:], dtype=np.int64))
     (step_p, parts), (step, _) = view.pattern
     offsets = tensor_indirect_offsets(m, view, group)
