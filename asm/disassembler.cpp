@@ -51,7 +51,7 @@ std::string view_text(const Program& p, const TensorView& v);
 
 // NAME.ap(pattern=[[step, num], ...], offset=K), offset always spelled out,
 // then vector_offset=IDX / scalar_offset=IDX, indirect_dim=D and, when
-// given, index_stride=S if dynamic.
+// given, index_stride=S if dynamic; or indirect=IDX (Tensor Indirection).
 std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView& v) {
   std::string s = t.name + ".ap(pattern=[";
   for (std::size_t d = 0; d < v.pattern.size(); ++d) {
@@ -59,7 +59,9 @@ std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView
     s += '[' + std::to_string(v.pattern[d].step) + ", " + std::to_string(v.pattern[d].num) + ']';
   }
   s += "], offset=" + std::to_string(v.offset);
-  if (v.indirect != IndirectKind::none && v.index.size() == 1) {
+  if (v.indirect == IndirectKind::tensor && v.index.size() == 1) {
+    s += ", indirect=" + view_text(p, v.index[0]);
+  } else if (v.indirect != IndirectKind::none && v.index.size() == 1) {
     s += v.indirect == IndirectKind::vector ? ", vector_offset=" : ", scalar_offset=";
     s += view_text(p, v.index[0]);
     s += ", indirect_dim=" + std::to_string(v.indirect_dim);

@@ -239,7 +239,8 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
   v.indirect_dim = 0;
   v.index_stride = 0;
   v.index.clear();
-  static constexpr std::string_view names[] = {"pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim", "index_stride"};
+  static constexpr std::string_view names[] = {"pattern",      "offset",       "vector_offset", "scalar_offset",
+                                                "indirect_dim", "index_stride", "indirect"};
   constexpr int kinds = static_cast<int>(std::size(names));
   bool seen[kinds] = {};
   int dynamic_only_column[2] = {-1, -1};  // indirect_dim, index_stride: only with an index
@@ -253,7 +254,7 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
         if (at.text == names[k]) which = k;
       if (which < 0)
         throw SourceError{at.column, "unknown argument '" + std::string(at.text) +
-                                         "' of .ap (accepted: pattern, offset, vector_offset, scalar_offset, indirect_dim, index_stride)"};
+                                         "' of .ap (accepted: pattern, offset, vector_offset, scalar_offset, indirect_dim, index_stride, indirect)"};
       cur.next();
       cur.next();
     } else if (which > 1) {
@@ -280,18 +281,21 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
       if (v.index_stride < 1) throw SourceError{k.column, "index_stride " + std::to_string(v.index_stride) + " must be positive"};
     } else {
       if (v.indirect != IndirectKind::none)
-        throw SourceError{at.column, "vector_offset and scalar_offset are mutually exclusive (NKI 0.6)"};
+        throw SourceError{at.column, "vector_offset, scalar_offset and indirect are mutually exclusive (NKI 0.6)"};
       const Token& idx = cur.peek();
       if (idx.kind != TokenKind::identifier || (state.find_tensor(idx.text) < 0 && find_pattern_tensor(state, idx.text) < 0))
         throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor or its .ap(...) view, got " + quoted(idx.text)};
-      v.indirect = which == 2 ? IndirectKind::vector : IndirectKind::scalar;
+      // indirect=IDX: NKI 0.6 NkiTensor.indirect(IDX), Tensor Indirection on
+      // the pattern's free dimension (docs/LANGUAGE.md 2.3).
+      v.indirect = which == 2 ? IndirectKind::vector : which == 3 ? IndirectKind::scalar : IndirectKind::tensor;
+      if (which == 6) v.indirect_dim = 1;
       v.index.resize(1);
       parse_tensor_view(state, cur, v.index[0], -1);
     }
   }
   if (!seen[0]) throw SourceError{open.column, ".ap needs a pattern: NAME.ap(pattern=[[step, num], ...], offset=K)"};
   for (int k = 0; k < 2; ++k)
-    if (seen[4 + k] && v.indirect == IndirectKind::none)
+    if (seen[4 + k] && (v.indirect == IndirectKind::none || v.indirect == IndirectKind::tensor))
       throw SourceError{dynamic_only_column[k], std::string(names[4 + k]) + " needs vector_offset or scalar_offset"};
 }
 

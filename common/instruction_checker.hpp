@@ -116,6 +116,15 @@ struct InstructionChecker {
   // one scale per src, unique_indices=True, and read-modify-write (a dynamic
   // access pattern) with exactly two srcs.
   void check_dma_compute_sources(const CheckSpec& c);
+  // tensor_indirection (NKI 0.6 tensor_copy etc., "Tensor indirection"): with
+  // an .indirect() view on dst (a) or the input (b), NeuronCore-v4, the
+  // Vector or Scalar engine, every index starting on a quadrant boundary, the
+  // documented base-partition equalities, and no Scalar-engine scatter to PSUM
+  // (program_check_indirect.cpp).
+  void check_tensor_indirection(const CheckSpec& c);
+  // An .indirect(IDX) view alone (check_indirect): a two-dimensional SBUF/PSUM
+  // pattern, an integer SBUF index whose snake order covers every column.
+  bool check_tensor_indirect_view(int i, const TensorView& v);
   // Dispatches one constraint by its CheckKind (common/spec.hpp).
   void check_relation(const CheckSpec& c);
   // on_engine: rules of the engine the instruction's engine= selects (NKI 0.6

@@ -115,7 +115,9 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     }
     if (!indirect) return;
     if (is_index) io.fail("an index view is itself indirect");  // bounds the recursion
-    bool vector = !Io::reading && v.indirect == IndirectKind::vector;
+    // Tensor Indirection is coded as 'vector' with indirect_dim 1: a
+    // vector_offset works on indirect_dim 0 only, so that pair was unused.
+    bool vector = !Io::reading && (v.indirect == IndirectKind::vector || v.indirect == IndirectKind::tensor);
     io.flag(vector);
     int64_t dim = v.indirect_dim;
     io.unsigned_field(dim, spec.pattern_encoding.indirect_dim_bits, "indirect_dim");
@@ -126,7 +128,7 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     if constexpr (Io::reading) {
       // one encoding per program: a given stride is positive (0 means "not given")
       if (strided && stride < 1) io.fail("index_stride " + std::to_string(stride) + " is not positive");
-      v.indirect = vector ? IndirectKind::vector : IndirectKind::scalar;
+      v.indirect = !vector ? IndirectKind::scalar : dim == 1 ? IndirectKind::tensor : IndirectKind::vector;
       v.indirect_dim = static_cast<int32_t>(dim);
       v.index_stride = strided ? stride : 0;
       v.index.resize(1);

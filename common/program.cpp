@@ -151,3 +151,15 @@ PositionRange core_positions(const Program& p, int core, std::size_t positions) 
 }
 
 }  // namespace nisa
+
+namespace nisa {
+
+bool tensor_indirect_slot(int64_t i, int64_t group, int64_t partitions, int64_t k, int64_t& partition, int64_t& element) {
+  if (i < 0 || group < 1 || k < 1) return false;
+  const int64_t j = i / group;
+  partition = group * (j / k) + i % group;
+  element = j % k;
+  return partition < partitions;
+}
+
+}  // namespace nisa

@@ -37,8 +37,11 @@ struct PatternDim {
 // start moves by a runtime index read from SBUF, `index * unit` elements
 // (indirect_unit below). vector: partition p of the view moves by index[p]
 // (the pattern's first step is ignored); scalar: the whole view moves by
-// index[0].
-enum class IndirectKind : uint8_t { none, vector, scalar };
+// index[0]. tensor: NKI 0.6 NkiTensor.indirect (Tensor Indirection, NeuronCore-v4):
+// a two-dimensional SBUF/PSUM pattern [[E, P], [s, N]] whose column i reads
+// free offset index[snake(i)] * s instead of i * s, the same offset on every
+// partition (tensor_indirect_offset below; docs/SEMANTICS.md S1.7).
+enum class IndirectKind : uint8_t { none, vector, scalar, tensor };
 
 // A tensor operand: a declared tensor and either one slice per declared
 // dimension (always full rank: missing trailing dimensions are whole), or an
@@ -168,6 +171,16 @@ AffineView affine_view(const Program& p, const TensorView& v);
 // when given, else the declared tensor's stride of indirect_dim,
 // prod(shape[indirect_dim + 1:]) (for vector_offset, indirect_dim 0: one row).
 int64_t indirect_unit(const Program& p, const TensorView& v);
+
+// Tensor Indirection's snake order (NKI 0.6 NkiTensor.indirect: offset i comes
+// from index[i % G, i // G], G the engine's group of partitions, 16 for
+// Vector/Scalar/GpSimd): the index view (partitions x k elements) is read as
+// its groups of G partitions side by side, so column i of the view takes
+// index element (partition G * (j / k) + i % G, element j % k), j = i / G.
+// With k = 1 that is index[i, 0]. Returns false when that lies outside an
+// index view of `partitions` x `k`.
+inline int64_t tensor_indirect_group(Engine e) { return e == Engine::tensor ? 32 : 16; }
+bool tensor_indirect_slot(int64_t i, int64_t group, int64_t partitions, int64_t k, int64_t& partition, int64_t& element);
 // "partitions" of a view: its first dimension's count (for HBM views too).
 int64_t view_partitions(const TensorView& v);
 // Physical first partition (SBUF/PSUM) or first index of dimension 0 (HBM;

@@ -153,6 +153,7 @@ bool InstructionChecker::check_pattern(int i, const TensorView& v) {
     }
     if (k == 0 && t.memory != Memory::hbm) continue;  // the partition dimension, checked below
     if (k == 0 && v.indirect == IndirectKind::vector) continue;  // replaced by the runtime rows (nki-aps)
+    if (k == 1 && v.indirect == IndirectKind::tensor) continue;  // runtime columns, bounded when the step runs
     const int64_t reach = d.step * (d.num - 1);
     (reach < 0 ? low : high) += reach;
   }
@@ -192,6 +193,7 @@ bool InstructionChecker::check_pattern(int i, const TensorView& v) {
 
 bool InstructionChecker::check_indirect(int i, const TensorView& v) {
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+  if (v.indirect == IndirectKind::tensor) return check_tensor_indirect_view(i, v);
   const bool vector = v.indirect == IndirectKind::vector;
   const std::string form = vector ? "vector_offset" : "scalar_offset";
   if (!is.operands[static_cast<std::size_t>(i)].indirect) {

@@ -286,6 +286,9 @@ void InstructionChecker::check_relation(const CheckSpec& c) {
     case CheckKind::mx_matmul:
       if (ta && tb) check_mx_matmul(c);
       return;
+    case CheckKind::tensor_indirection:
+      if (ta && tb) check_tensor_indirection(c);
+      return;
     case CheckKind::dma_compute_sources:
       if (ta && operand(b).state == OperandState::tensor_list) check_dma_compute_sources(c);
       return;

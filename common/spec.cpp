@@ -224,6 +224,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
     op.memories = parse_memories(o.at("memories"));
     op.dtype_mask = parse_dtype_mask(o.at("dtypes"), spec, op.dtypes_text);
     if (o.has("indirect")) op.indirect = o.at("indirect").boolean();
+    if (o.has("tensor_indirect")) op.tensor_indirect = o.at("tensor_indirect").boolean();
   }
   if (op.kind == OperandKind::enumeration) {
     Node en = o.at("enum");

@@ -112,6 +112,7 @@ struct OperandSpec {
   int integer_if_bitvec = -1;    // ... or when this enum operand is a bitvec operator
   uint64_t bitvec_mask = 0;      // integer_if_bitvec: that enum's bitvec value indices
   bool indirect = false;         // tensor: may be an HBM access pattern with vector_offset/scalar_offset
+  bool tensor_indirect = false;  // tensor: may be an .indirect(IDX) view (NKI 0.6 Tensor Indirection, NeuronCore-v4)
   std::vector<ListItemSpec> list_items;  // list: the items of one entry (1: a flat list)
   int64_t list_min_count = 0, list_max_count = 0;  // list: number of entries
   std::string description;
@@ -164,6 +165,8 @@ enum class CheckKind : uint8_t {
   // issue 13, MX (S13):
   mx_scale,              // a (packed data, P a multiple of 32), b (its scales): b has a's elements and covers partition 32 * (P/32 - 1) + 3
   mx_matmul,             // a (dst), b (stationary): a's partitions = b's elements, b's elements even and <= 128
+  tensor_indirection,    // a (dst), b (the input that may be indirect): NKI 0.6's base-partition rules for
+                         // .indirect() views, NeuronCore-v4 only, Vector/Scalar engine, no Scalar scatter to PSUM
 };
 
 struct CheckSpec {

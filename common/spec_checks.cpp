@@ -46,6 +46,7 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       {"mx_scale", CheckKind::mx_scale},
       {"mx_matmul", CheckKind::mx_matmul},
       {"dma_compute_sources", CheckKind::dma_compute_sources},
+      {"tensor_indirection", CheckKind::tensor_indirection},
   };
   CheckSpec cs;
   Node k = c.at("check");

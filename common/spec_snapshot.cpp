@@ -29,7 +29,7 @@ template <class V> void fields(V& v, DefaultValue& d) { v(d.number), v(d.enum_in
 template <class V> void fields(V& v, ListItemSpec& l) { v(l.name), v(l.min), v(l.max); }
 template <class V> void fields(V& v, OperandSpec& o) {
   v(o.name), v(o.kind), v(o.required), v(o.default_value), v(o.memories), v(o.dtype_mask), v(o.enum_id), v(o.enum_allowed_mask),
-      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.indirect), v(o.list_items),
+      v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.indirect), v(o.tensor_indirect), v(o.list_items),
       v(o.list_min_count), v(o.list_max_count), v(o.description), v(o.dtypes_text);
 }
 template <class V> void fields(V& v, CheckSpec& c) {

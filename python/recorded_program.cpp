@@ -77,7 +77,7 @@ class Slot {
 // The attributes read (_record.Instruction, Form, Location, Storage; NkiTensor).
 struct Slots {
   Slot form{"form"}, values{"values"}, location{"location"}, line{"line"}, mnemonic{"mnemonic"}, keys{"keys"};
-  Slot storage{"storage"}, index{"index"}, offset{"offset"}, pattern{"pattern"}, indirect{"indirect"};
+  Slot storage{"storage"}, index{"index"}, offset{"offset"}, pattern{"pattern"}, dynamic{"dynamic"};
 };
 
 // An exact int within what the text can write (an integer literal, negated:
@@ -182,12 +182,12 @@ class RecordingReader {
   }
 
   // An NkiTensor (_tensor.py): storage.index (its declaration), offset,
-  // pattern ((stride, count), ...) and indirect (None, or (kind, index view,
+  // pattern ((stride, count), ...) and dynamic (None, or (kind, index view,
   // dim, index_stride or None)).
   bool read_view(PyObject* view, TensorView& out, bool may_be_indirect = true) {
     const Ref storage = slots_.storage.of(view);
     const Ref pattern = slots_.pattern.of(view);
-    const Ref indirect = slots_.indirect.of(view);
+    const Ref indirect = slots_.dynamic.of(view);
     const Ref offset = slots_.offset.of(view);
     if (!storage || !pattern || !indirect || !offset) return false;
     const Ref index = slots_.index.of(storage.ptr());
@@ -211,11 +211,12 @@ class RecordingReader {
     out.index_stride = 0;
     if (indirect.ptr() == Py_None) return true;
     // (kind, index view, dim, index_stride or None):
-    // `.ap(..., vector_offset=INDEX, indirect_dim=DIM[, index_stride=S])` (LANGUAGE.md 2.3).
+    // `.ap(..., vector_offset=INDEX, indirect_dim=DIM[, index_stride=S])`, or
+    // ("tensor", index, 1, None): `.ap(..., indirect=INDEX)` (LANGUAGE.md 2.3).
     std::string kind;
     int64_t dim = 0;
     if (!may_be_indirect || !PyTuple_Check(indirect.ptr()) || PyTuple_GET_SIZE(indirect.ptr()) != 4 ||
-        !read_text(PyTuple_GET_ITEM(indirect.ptr(), 0), kind) || (kind != "vector" && kind != "scalar") ||
+        !read_text(PyTuple_GET_ITEM(indirect.ptr(), 0), kind) || (kind != "vector" && kind != "scalar" && kind != "tensor") ||
         Py_TYPE(PyTuple_GET_ITEM(indirect.ptr(), 1)) != reinterpret_cast<PyTypeObject*>(tensor_type_) ||
         !read_integer(PyTuple_GET_ITEM(indirect.ptr(), 2), dim) || dim < std::numeric_limits<int32_t>::min() ||
         dim > std::numeric_limits<int32_t>::max())
@@ -223,7 +224,7 @@ class RecordingReader {
     PyObject* stride = PyTuple_GET_ITEM(indirect.ptr(), 3);
     if (stride != Py_None && (!read_integer(stride, out.index_stride) || out.index_stride <= 0))
       return false;  // the text's checks word the refusal
-    out.indirect = kind == "vector" ? IndirectKind::vector : IndirectKind::scalar;
+    out.indirect = kind == "vector" ? IndirectKind::vector : kind == "scalar" ? IndirectKind::scalar : IndirectKind::tensor;
     out.indirect_dim = static_cast<int32_t>(dim);
     out.index.resize(1);
     return read_view(PyTuple_GET_ITEM(indirect.ptr(), 1), out.index[0], false);

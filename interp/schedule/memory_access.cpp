@@ -55,6 +55,10 @@ Rect view_rect(const Program& program, const TensorView& view) {
     r.p1 = t.shape.size() == 1 ? 1 : t.shape[0];
     r.b1 = (t.shape.size() == 1 ? element_count(t.shape) : element_count(t.shape) / t.shape[0]) *
            static_cast<int64_t>(dtype_size(t.dtype));
+    if (t.memory != Memory::hbm) {  // an .indirect() SBUF/PSUM view: the tensor's bytes in each partition
+      r.b0 += t.offset;
+      r.b1 += t.offset;
+    }
     return r;
   }
   if (view.is_pattern) return pattern_rect(t, view);

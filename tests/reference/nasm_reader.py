@@ -59,7 +59,7 @@ class View:
     offset: int = 0
     pattern: list = None  # [(step, num)], outermost first
     part_start: int = 0   # physical first partition (SBUF/PSUM); HBM: 0 for patterns
-    indirect: str = None  # NKI 0.6 dynamic access: "vector" or "scalar" (nki-aps)
+    indirect: str = None  # NKI 0.6 dynamic access: "vector" or "scalar" (nki-aps); "tensor": .indirect() (S1.7)
     indirect_dim: int = 0
     index_stride: int = None  # elements one index step moves when given (LANGUAGE.md 2.3)
     index: object = None  # the index View when indirect
@@ -264,7 +264,7 @@ def parse_pattern_view(text, prog, env):
     args = {}
     for position, arg in enumerate(split_top(m.group(2))):
         key, eq, value = arg.partition("=")
-        if eq and key.strip() in ("pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim", "index_stride"):
+        if eq and key.strip() in ("pattern", "offset", "vector_offset", "scalar_offset", "indirect_dim", "index_stride", "indirect"):
             args[key.strip()] = value.strip()
         else:
             args[("pattern", "offset")[position]] = arg.strip()
@@ -281,6 +281,9 @@ def parse_pattern_view(text, prog, env):
             view.index = parse_view(args[f"{kind}_offset"], prog, env)
             view.indirect_dim = evaluate(args["indirect_dim"], env) if "indirect_dim" in args else 0
             view.index_stride = evaluate(args["index_stride"], env) if "index_stride" in args else None
+    if "indirect" in args:  # Tensor Indirection: column i at index value * the free step (S1.7)
+        view.indirect, view.indirect_dim = "tensor", 1
+        view.index = parse_view(args["indirect"], prog, env)
     if decl.memory != "hbm":
         view.part_start = offset // int(np.prod(decl.shape[1:], dtype=np.int64))
     return view

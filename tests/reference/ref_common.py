@@ -374,3 +374,53 @@ ACTIVATION_ULP = 8  # transcendental S5 functions: rtol 1e-6 (8.4 ulp), what tes
 def activation_budget(ins):
     """An instruction applying S5 function `op`: ACTIVATION_ULP unless the function is exact."""
     return 0 if ins.ops.get("op") in EXACT_ACTIVATIONS else ACTIVATION_ULP
+
+
+def tensor_indirect_offsets(m, view, group=16):
+    """Column offsets of an .indirect() view (docs/SEMANTICS.md S1.7): column
+    i reads index[group * (j // k) + i % group, j % k], j = i // group, of the
+    [P, k] index view."""
+    index = m.read_raw(view.index).astype(np.int64)
+    k = index.shape[1]
+    n = view.pattern[1][1]
+    return np.array([index[group * ((i // group) // k) + i % group, (i // group) % k] for i in range(n)], dtype=np.int64)
+
+
+class _FixedView:
+    """A view whose flat indices are given (an .indirect() view resolved)."""
+
+    def __init__(self, view, flat):
+        self.__dict__.update(view.__dict__)
+        self._flat = flat
+
+    counts = property(lambda self: [n for _, n in self.pattern])
+    part_count = property(lambda self: self.pattern[0][1])
+
+    def flat_index(self):
+        return self._flat
+
+
+def resolve_tensor_indirect(m, view, instruction, group=16):
+    """The elements an .indirect() view names this time (S1.7): flat[K + p*E +
+    index_i * s]; an offset outside the partition's row faults (IndexError)."""
+    if getattr(view, "indirect", None) != "tensor":
+        return view
+    decl = m.prog.decls[view.name]  # m: the model's machine or bench's adapter of it
+    row = int(np.prod(decl.shape[1:], dtype=np.int64))
+    (step_p, parts), (step, _) = view.pattern
+    offsets = tensor_indirect_offsets(m, view, group)
+    within = view.offset % row + offsets * step
+    bad = np.nonzero((within < 0) | (within >= row))[0]
+    if len(bad):
+        raise IndexError(f"{instruction}: index {offsets[bad[0]]} (column {bad[0]}) reaches outside a partition of {view.name}")
+    flat = view.offset + np.arange(parts, dtype=np.int64)[:, None] * step_p + (offsets * step)[None, :]
+    return _FixedView(view, flat)
+
+
+def tensor_indirect_start(view):
+    """The first element of each partition of an .indirect() view, [P, 1]:
+    what --strict checks of a gathered input (S1.7)."""
+    (step_p, parts), _ = view.pattern
+    fixed = _FixedView(view, view.offset + np.arange(parts, dtype=np.int64)[:, None] * step_p)
+    fixed.pattern = [(step_p, parts), (1, 1)]
+    return fixed

@@ -299,6 +299,38 @@ dma_copy dst=h, src=u
         self.assertEqual(out["h"].tolist(), [[13, 14]])
 
 
+class TensorIndirection(unittest.TestCase):
+    """tensor_copy with .indirect() views (S1.7), values by hand."""
+
+    def test_gather_and_scatter(self):
+        # x row p is 10p + [0..7]; columns gathered at 2 + 2*idx[i] of rows 0..15 (k = 1: idx[i, 0])
+        prog = """
+.arch trn3
+.hbm x f32 [16, 8] input = iota
+.hbm cols i32 [16, 1] input
+.hbm g f32 [16, 3] output
+.hbm s f32 [16, 8] output
+.sbuf xt f32 [16, 8]
+.sbuf idx i32 [16, 1]
+.sbuf gt f32 [16, 3]
+.sbuf st f32 [16, 8]
+dma_copy dst=xt, src=x
+dma_copy dst=idx, src=cols
+tensor_copy dst=gt, src=xt.ap(pattern=[[8, 16], [2, 3]], offset=2, indirect=idx)
+dma_copy dst=g, src=gt
+memset dst=st, value=0
+tensor_copy dst=st.ap(pattern=[[8, 16], [1, 3]], offset=0, indirect=idx), src=gt
+dma_copy dst=s, src=st
+"""
+        cols = np.array([[2], [0], [1]] + [[0]] * 13, np.int32)
+        out, _ = run(prog, cols=cols)
+        rows = 8 * np.arange(16)[:, None]
+        self.assertEqual(out["g"].tolist(), (rows + [6, 2, 4]).tolist())
+        scattered = np.zeros((16, 8))
+        scattered[:, [2, 0, 1]] = rows + [6, 2, 4]
+        self.assertEqual(out["s"].tolist(), scattered.tolist())
+
+
 class Nki06Signatures(unittest.TestCase):
     """iota's pattern form and tensor_reduce's axis, values from NKI 0.6's docstrings by hand."""
 

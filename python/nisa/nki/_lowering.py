@@ -326,7 +326,7 @@ def load_transpose2d(src, dtype=None):
     an nc_transpose on the Tensor Engine and a copy out of PSUM (both sides
     at most 128)."""
     rec = _rec()
-    if not isinstance(src, NkiTensor) or src.storage.on_chip or src.indirect is not None:
+    if not isinstance(src, NkiTensor) or src.storage.on_chip or src.dynamic is not None:
         raise rec.error("nl.load_transpose2d takes a 2-D HBM tensor (a static view)")
     if len(src._shape) != 2:
         raise rec.error(f"nl.load_transpose2d takes a 2-D HBM tensor, not one of shape {src.shape}")

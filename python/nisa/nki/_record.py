@@ -442,7 +442,7 @@ class Recording:
             storage.written = True
         elif storage.fresh_result is not None:
             storage.fresh_result = None  # read: its value is now needed where it is
-        dynamic = value.indirect
+        dynamic = value.dynamic
         if dynamic is not None:
             self._use(dynamic[1], False, index, location)  # a runtime index tile is read
 
@@ -616,7 +616,7 @@ class Recording:
             # A whole tensor's view is its name (NkiTensor.render, inline).
             line_append(instruction.form.template % tuple([
                 value if value.__class__ is str else
-                (value.storage.name if value._whole is True and value.indirect is None else render_tensor(value))
+                (value.storage.name if value._whole is True and value.dynamic is None else render_tensor(value))
                 if value.__class__ is tensor else render(value) for value in instruction.values]))
             origin_append(location)
         return implied

@@ -57,7 +57,7 @@ _WHOLE = {}  # shape -> its whole pattern: shared by every storage of that shape
 def _new(storage, offset, pattern, shape):
     """A view from a pattern already a tuple of (stride, count) tuples and its shape."""
     view = _NEW(NkiTensor)
-    view.storage, view.indirect, view.offset, view.pattern = storage, None, offset, pattern
+    view.storage, view.dynamic, view.offset, view.pattern = storage, None, offset, pattern
     view._shape, view._whole, view._text = shape, None, None
     return view
 
@@ -77,11 +77,11 @@ class NkiTensor:
     # pattern: a tuple of (stride, count) tuples, never changed (views share
     # it); _shape: its counts; _whole: whether offset and pattern are the whole
     # tensor's (None: not yet known); _text: render()'s text once names exist.
-    __slots__ = ("storage", "indirect", "offset", "pattern", "_shape", "_whole", "_text")
+    __slots__ = ("storage", "dynamic", "offset", "pattern", "_shape", "_whole", "_text")
 
     def __init__(self, storage, offset=0, pattern=None):
         self.storage = storage
-        self.indirect = None  # dynamic access: ("vector" | "scalar", index NkiTensor, indirect_dim, index_stride)
+        self.dynamic = None  # dynamic access: ("vector" | "scalar" | "tensor", index NkiTensor, indirect_dim, index_stride)
         self.offset = offset
         if pattern is None:
             self.pattern = storage.whole_pattern or _whole(storage)
@@ -152,7 +152,7 @@ class NkiTensor:
         return True
 
     def is_indirect(self):
-        return self.indirect is not None
+        return self.dynamic is not None
 
     def is_whole(self):
         whole = self._whole
@@ -311,10 +311,36 @@ class NkiTensor:
         if self.storage.on_chip:
             raise rec.error("a runtime index (vector_offset / scalar_offset, select or vector_select with a tensor) "
                             "indexes an HBM tensor (NKI 0.6 indirect DMA)")
-        if self.indirect is not None:
+        if self.dynamic is not None:
             raise rec.error("only one dynamic index is allowed per view (NKI 0.6)")
         view = self._view(offset, pattern)
-        view.indirect = (kind, index) + _indirect_operand(rec, self, kind, dim)
+        view.dynamic = (kind, index) + _indirect_operand(rec, self, kind, dim)
+        return view
+
+    def indirect(self, index, num_elem=None):
+        """NKI 0.6 NkiTensor.indirect (Tensor Indirection, NeuronCore-v4): a
+        (P, num_elem) view of this (P, F) on-chip view whose column i sits at
+        the free offset the index tile gives (its snake order, docs/SEMANTICS.md
+        S1.7); num_elem defaults to index.size. Recorded as .ap(...,
+        indirect=IDX); which instructions take it, on which arch, and the
+        base-partition rules are checked when the program is assembled."""
+        rec = recording()
+        if not self.storage.on_chip:
+            raise rec.error(".indirect(): Tensor Indirection reads an SBUF or PSUM tile; this one is in HBM")
+        if self.dynamic is not None:
+            raise rec.error(".indirect(): the view already has a runtime index")
+        if len(self.pattern) != 2:
+            raise rec.error(f".indirect(): takes a 2-D (P, F) view, got shape {tuple(self.shape)}")
+        if not isinstance(index, NkiTensor):
+            raise rec.error(f".indirect(): the index must be an SBUF tensor, got {type(index).__name__}")
+        if index.ndim != 2 or index.shape[0] != self.shape[0]:
+            raise rec.error(f".indirect(): the index must be (P, K) with P = {self.shape[0]}, got shape {tuple(index.shape)}")
+        n = index.size if num_elem is None else num_elem
+        if not _is_int(n) or n < 1:
+            raise rec.error(f".indirect(): num_elem {num_elem!r} must be a positive integer")
+        (partition_step, parts), (step, _) = self.pattern
+        view = self._view(self.offset, [[partition_step, parts], [step, int(n)]])
+        view.dynamic = ("tensor", index, 1, None)
         return view
 
     def ap(self, pattern, offset=None, scalar_offset=None, vector_offset=None, indirect_dim=0, dtype=None):
@@ -453,7 +479,7 @@ class NkiTensor:
         if text is not None:
             return text
         s = self.storage
-        if self.indirect is None:
+        if self.dynamic is None:
             whole = self._whole
             if whole is None:
                 whole = self._whole = self.offset == 0 and self.pattern == _whole(s)
@@ -467,9 +493,11 @@ class NkiTensor:
 
     def _render(self):
         s = self.storage
-        if self.indirect is not None:
-            kind, index, dim, index_stride = self.indirect
+        if self.dynamic is not None:
+            kind, index, dim, index_stride = self.dynamic
             pairs = ", ".join(f"[{stride}, {count}]" for stride, count in self.pattern)
+            if kind == "tensor":  # .indirect(): LANGUAGE.md 2.3
+                return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, indirect={_render(index)})"
             given = "" if index_stride is None else f", index_stride={index_stride}"
             return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={_render(index)}, " \
                    f"indirect_dim={dim}{given})"

@@ -1,0 +1,50 @@
+"""Tensor Indirection (NKI 0.6 `t.indirect(index)`, NeuronCore-v4) on
+tensor_copy: a gather of columns of an SBUF tile, a scatter into one, and a
+view whose index starts off a quadrant boundary (an error at its line)."""
+import nki
+import nki.isa as nisa
+import nki.language as nl
+
+
+@nki.jit(platform_target="trn3")
+def gather_columns(x, cols):
+    # x (P, F); cols (P, 1) int32: column i of the result is x[:, cols[i, 0]]
+    P, F = x.shape
+    xt = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, P), x.dtype, buffer=nl.sbuf)
+    nisa.tensor_copy(dst=out, src=xt.indirect(idx))
+    result = nl.ndarray((P, P), x.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def scatter_columns(x, cols, F):
+    # x (P, N); cols (P, 1) int32: result[:, cols[i, 0]] = x[:, i] for i < N, zeros elsewhere
+    P, N = x.shape
+    xt = nl.ndarray((P, N), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.memset(dst=out, value=0.0)
+    nisa.tensor_copy(dst=out.indirect(idx, num_elem=N), src=xt)
+    result = nl.ndarray((P, F), x.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def index_off_quadrant(x):
+    xt = nl.ndarray((32, 16), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((64, 1), nl.int32, buffer=nl.sbuf)
+    nisa.memset(dst=idx, value=0)
+    out = nl.ndarray((32, 32), x.dtype, buffer=nl.sbuf)
+    nisa.tensor_copy(dst=out, src=xt.indirect(idx[16:48, :]))  # LINE off_quadrant
+    result = nl.ndarray((32, 32), x.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result

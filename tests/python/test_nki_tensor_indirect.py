@@ -1,0 +1,63 @@
+"""`t.indirect(index)` (NKI 0.6 Tensor Indirection, NeuronCore-v4;
+kernels/tensor_indirect.py) recorded as `.ap(..., indirect=IDX)` and run.
+Expected values from NumPy: with one index column, column i of the view is
+column index[i, 0] of the tile (NkiTensor.indirect's docstring; the snake
+order of docs/SEMANTICS.md S1.7)."""
+import os
+import sys
+
+import numpy as np
+import pytest
+
+import nisa
+import nisa.nki
+
+nisa.nki.install()
+KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
+sys.path.insert(0, KERNELS)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+import tensor_indirect as k  # noqa: E402
+from marked_lines import assert_located  # noqa: E402
+
+
+def test_gather_columns():
+    rng = np.random.default_rng(3)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_array_equal(k.gather_columns(x, cols), x[:, cols[:, 0]])
+
+
+def test_gather_records_an_indirect_ap():
+    text = k.gather_columns.to_nasm(np.zeros((32, 40), np.float32), np.zeros((32, 1), np.int32))
+    line = next(line for line in text.splitlines() if line.startswith("tensor_copy"))
+    assert ".ap(pattern=[[40, 32], [1, 32]], offset=0, indirect=" in line, line
+
+
+def test_scatter_columns():
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((32, 8)).astype(np.float32)
+    cols = np.concatenate([rng.permutation(24), np.zeros(8, int)]).astype(np.int32).reshape(32, 1)
+    expected = np.zeros((32, 24), np.float32)
+    expected[:, cols[:8, 0]] = x
+    np.testing.assert_array_equal(k.scatter_columns(x, cols, 24), expected)
+
+
+def test_an_index_off_a_quadrant_boundary_is_an_error_at_its_line():
+    with pytest.raises(nisa.Error, match="quadrant boundary") as e:
+        k.index_off_quadrant(np.zeros((32, 16), np.float32))
+    assert_located(e.value, k.__file__, "off_quadrant")
+
+
+def test_indirect_on_hbm_is_refused():
+    import nki
+    import nki.language as nl
+
+    @nki.jit(platform_target="trn3")
+    def on_hbm(x, cols):
+        idx = nl.ndarray((4, 1), nl.int32, buffer=nl.sbuf)
+        nki.isa.dma_copy(dst=idx, src=cols)
+        return x.indirect(idx)
+
+    with pytest.raises(nisa.Error, match="in HBM"):
+        on_hbm(np.zeros((4, 8), np.float32), np.zeros((4, 1), np.int32))
