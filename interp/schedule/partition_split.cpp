@@ -27,6 +27,15 @@ const TileAccess* upper_tile(const TileAccess* t, int64_t skip, TileTable& tiles
   return tiles.add(std::move(upper));
 }
 
+// A Tensor Indirection view (S1.7) reads its column offsets from an index
+// tile while the step runs, and dst may overlap that tile: the two halves
+// would race on it, so such a step runs whole.
+bool reads_its_offsets(const Instruction& ins) {
+  for (const Operand& o : ins.operands)
+    if (o.state == OperandState::tensor && o.view.indirect == IndirectKind::tensor) return true;
+  return false;
+}
+
 bool cuttable(const InstructionSpec& is, const Step& s) {
   if (!is.partitions_independent || s.staged || s.dst == nullptr) return false;
   // Every streamed tile has the step's partitions, so each half is a view of its own.
@@ -160,7 +169,7 @@ UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTab
     Step& s = steps[i];
     if (s.run == skipped_step || s.partitions < 16 || s.partitions * s.elements < min_elements) continue;
     const Instruction& ins = instruction_of(s);
-    if (!cuttable(spec.instructions[static_cast<std::size_t>(ins.spec_index)], s)) continue;
+    if (!cuttable(spec.instructions[static_cast<std::size_t>(ins.spec_index)], s) || reads_its_offsets(ins)) continue;
     // A multiple of 8 partitions: the add reductions fold 8 partitions at once.
     const int64_t lower = (s.partitions / 2 + 7) / 8 * 8;
     Step top = s;
