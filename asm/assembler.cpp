@@ -243,6 +243,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   Driver driver{AssemblyState{spec}, diags, lines, std::move(kinds), {}, {}, {}, 0, {}, limits, nbin::max_tensor_count(spec), 0, 0, 0, false};
   driver.state.sink = sink;
   driver.state.program.arch = spec.default_arch;
+  driver.state.program.nki = spec.default_nki;
   driver.state.program.file = file_name;
   driver.match_repts();
   AssemblyState& state = driver.state;

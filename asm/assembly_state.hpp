@@ -44,6 +44,7 @@ struct AssemblyState {
   std::map<std::string, int64_t, std::less<>> string_index;    // text -> index in program.strings
   TensorChecker tensor_checker;                                // each declaration against the earlier ones
   int arch_line = 0;                // line of .arch, 0 if none yet
+  int nki_line = 0;                 // line of .nki, 0 if none yet
   bool body_started = false;        // a declaration or instruction was seen
   std::optional<uint32_t> next_loc; // set by .loc
   InstructionSink* sink = nullptr;  // set: instructions go here, not into program.instructions

@@ -1,11 +1,11 @@
-// .arch, .equ, .file and .loc (LANGUAGE.md 2.1).
+// .arch, .nki, .equ, .file and .loc (LANGUAGE.md 2.1).
 #include "diagnostics.hpp"
 #include "line_parsers.hpp"
 
 namespace nisa {
 
 const std::vector<std::string>& directive_names() {
-  static const std::vector<std::string> names = {"arch", "equ", "hbm", "sbuf", "psum", "rept", "endr", "file", "loc", "cores", "core"};
+  static const std::vector<std::string> names = {"arch", "nki", "equ", "hbm", "sbuf", "psum", "rept", "endr", "file", "loc", "cores", "core"};
   return names;
 }
 
@@ -40,6 +40,25 @@ void parse_arch(AssemblyState& state, TokenCursor& cur, const Token& directive, 
                                     std::to_string(core_count(state.program))};
   state.program.arch = arch;
   state.arch_line = line;
+}
+
+// .nki VERSION (LANGUAGE.md 2.1): the NKI version whose instruction forms the
+// program uses (0.6 topk vs 0.7 topk); before every instruction.
+void parse_nki(AssemblyState& state, TokenCursor& cur, const Token& directive, int line) {
+  if (state.nki_line) throw SourceError{directive.column, ".nki is given twice (first at line " + std::to_string(state.nki_line) + ")"};
+  if (state.positions > 0) throw SourceError{directive.column, ".nki must come before every instruction"};
+  const Token& t = cur.peek();
+  if (t.kind != TokenKind::real) throw SourceError{t.column, "expected an NKI version (0.6, 0.7) after .nki"};
+  cur.next();
+  const int nki = state.spec.find_nki_version(t.text);
+  if (nki < 0) {
+    std::string all;
+    for (const std::string& v : state.spec.nki_versions) all += (all.empty() ? "" : ", ") + v;
+    throw SourceError{t.column, "unknown NKI version '" + std::string(t.text) + "' (known: " + all + ")"};
+  }
+  expect_end(cur, "nki");
+  state.program.nki = nki;
+  state.nki_line = line;
 }
 
 void parse_equ(AssemblyState& state, TokenCursor& cur) {
@@ -98,8 +117,9 @@ void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int
   const Token& directive = cur.next();
   const std::string_view d = directive.text;
   // Every core's reading of a program without sections takes these once (the first).
-  if (state.repeat && (d == "arch" || d == "cores" || d == "file")) return;
+  if (state.repeat && (d == "arch" || d == "nki" || d == "cores" || d == "file")) return;
   if (d == "arch") return parse_arch(state, cur, directive, line);
+  if (d == "nki") return parse_nki(state, cur, directive, line);
   if (d == "equ") return parse_equ(state, cur);
   if (d == "cores") return parse_cores(state, cur, directive, line);
   if (d == "core") return parse_core(state, cur, directive);

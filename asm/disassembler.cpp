@@ -110,19 +110,6 @@ std::string list_text(const std::vector<int32_t>& list, std::size_t entry_size) 
   return s + "]";
 }
 
-bool is_default(const OperandSpec& os, const Operand& op) {
-  if (!os.default_value) return op.state == OperandState::absent;
-  const DefaultValue& dv = *os.default_value;
-  switch (op.state) {
-    case OperandState::enumerated: return op.integer == dv.enum_index;
-    case OperandState::boolean: return (op.integer != 0) == dv.boolean;
-    case OperandState::integer: return static_cast<double>(op.integer) == dv.number;
-    case OperandState::scalar:
-      return std::bit_cast<uint32_t>(op.scalar) == std::bit_cast<uint32_t>(static_cast<float>(dv.number));
-    default: return false;
-  }
-}
-
 std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& os, const Operand& op) {
   switch (op.state) {
     case OperandState::tensor: return view_text(p, op.view);
@@ -153,7 +140,7 @@ std::string instruction_text(const Spec& spec, const Program& p, const Instructi
   std::string s = is.name;
   bool first = true;
   for (std::size_t i = 0; i < is.operands.size(); ++i) {
-    if (is_default(is.operands[i], ins.operands[i])) continue;
+    if (operand_is_default(is.operands[i], ins.operands[i])) continue;
     s += first ? " " : ", ";
     first = false;
     s += is.operands[i].name + "=" + operand_text(spec, p, is.operands[i], ins.operands[i]);
@@ -168,6 +155,7 @@ std::string instruction_text(const Spec& spec, const Program& p, const Instructi
 std::string disassemble_cores(const Spec& spec, const Program& program) {
   std::vector<std::string> lines{".arch " + spec.archs[static_cast<std::size_t>(program.arch)].name, ".file \"" + program.file + "\"",
                                  ".cores " + std::to_string(core_count(program))};
+  if (program.nki != spec.default_nki) lines.push_back(".nki " + spec.nki_versions[static_cast<std::size_t>(program.nki)]);
   int64_t previous = -1;  // the line the last declaration or instruction took
   auto place = [&](uint32_t line, std::string text) {
     if (line != previous + 1 || (previous < 0 && line != lines.size() + 1)) lines.push_back(".loc " + std::to_string(line));
@@ -204,6 +192,7 @@ std::string disassemble(const Spec& spec, const Program& program) {
   std::string file = ".file \"";
   file += program.file;
   pending.push_back(file + "\"");
+  if (program.nki != spec.default_nki) pending.push_back(".nki " + spec.nki_versions[static_cast<std::size_t>(program.nki)]);
 
   std::vector<std::string> lines;  // lines[k] is source line k + 1
   std::size_t next_pending = 0;

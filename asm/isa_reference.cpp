@@ -294,7 +294,9 @@ void write_instruction(std::ostringstream& out, const Spec& spec, const Instruct
   out << "| operand | kind | required / default | memories | dtypes | values | description |\n|---|---|---|---|---|---|---|\n";
   for (const OperandSpec& os : is.operands)
     out << "| " << code(os.name) << " | " << operand_kind_name(os.kind) << " | " << default_text(spec, os) << " | "
-        << memories_text(os.memories) << " | " << os.dtypes_text << " | " << values_text(spec, is, os) << " | " << cell(os.description) << " |\n";
+        << memories_text(os.memories) << " | " << os.dtypes_text << " | " << values_text(spec, is, os) << " | "
+        << (os.since_nki > 0 ? "(NKI " + spec.nki_versions[static_cast<std::size_t>(os.since_nki)] + " and later) " : std::string())
+        << cell(os.description) << " |\n";
   if (!is.checks.empty()) {
     out << "\n**Constraints:**\n\n";
     for (const CheckSpec& c : is.checks) out << "- " << check_text(spec, is, c) << "\n";
@@ -329,6 +331,10 @@ void write_tables(std::ostringstream& out, const Spec& spec) {
     for (double ghz : a.clock_ghz) out << " " << number_text(ghz) << " |";
     out << "\n";
   }
+  out << "\nNKI versions (`.nki`, LANGUAGE.md 2.1):";
+  for (std::size_t v = 0; v < spec.nki_versions.size(); ++v)
+    out << (v ? ", " : " ") << spec.nki_versions[v] << (static_cast<int>(v) == spec.default_nki ? " (default)" : "");
+  out << ".\n";
   out << "\n## Engines\n\n| engine | memories | partition alignment (S1.5) |\n|---|---|---|\n";
   for (const EngineSpec& e : spec.engines)
     out << "| " << engine_name(e.engine) << " | " << memories_text(e.memories) << " | " << (e.partition_alignment ? "yes" : "no") << " |\n";

@@ -44,6 +44,15 @@ bool slices_of_pattern(const std::vector<int64_t>& shape, bool on_chip, int64_t 
 ProgramBuilder::ProgramBuilder(const Spec& spec, InstructionSink* sink) : state_(spec), max_tensors_(nbin::max_tensor_count(spec)) {
   state_.sink = sink;
   state_.program.arch = spec.default_arch;
+  state_.program.nki = spec.default_nki;
+}
+
+bool ProgramBuilder::set_nki(std::string_view version) {
+  const int nki = state_.spec.find_nki_version(version);
+  if (nki < 0 || state_.positions > 0 || state_.nki_line) return refuse();
+  state_.program.nki = nki;
+  state_.nki_line = 1;
+  return true;
 }
 
 bool ProgramBuilder::set_arch(std::string_view name) {

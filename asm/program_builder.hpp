@@ -60,6 +60,8 @@ class ProgramBuilder {
 
   // .arch NAME; false: refused.
   bool set_arch(std::string_view name);
+  // .nki VERSION, before any instruction; false: refused.
+  bool set_nki(std::string_view version);
   // .file NAME
   void set_file(std::string name);
   // .cores N, after set_arch and before anything else; .core K (LANGUAGE.md

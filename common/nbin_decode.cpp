@@ -220,6 +220,10 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     p.core_starts.push_back(start);
   }
   const std::size_t last_start_at = core_at;
+  const std::size_t nki_at = r.pos;
+  const uint64_t nki = r.varint("NKI version");
+  if (nki >= spec.nki_versions.size()) r.fail("unknown NKI version index " + std::to_string(nki), nki_at);
+  p.nki = static_cast<int>(nki);
 
   std::size_t tensor_count = r.count("tensor count", kMinTensorRecord);
   if (tensor_count > nbin::max_tensor_count(spec))

@@ -156,6 +156,9 @@ NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
                                                   std::to_string(nbin::max_tensor_count(spec_))));
   w.varint(static_cast<uint64_t>(core_count(program)));
   for (std::size_t k = 1; k < program.core_starts.size(); ++k) w.varint(program.core_starts[k]);
+  if (program.nki < 0 || static_cast<std::size_t>(program.nki) >= spec_.nki_versions.size())
+    throw InputError(file_error(program.file, "cannot encode: NKI version index " + std::to_string(program.nki)));
+  w.varint(static_cast<uint64_t>(program.nki));
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
   if (!error_.empty()) throw InputError(program.file + error_);

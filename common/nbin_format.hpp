@@ -17,7 +17,7 @@ namespace nisa::nbin {
 
 // Header: every integer little-endian.
 inline constexpr uint8_t kMagic[4] = {'N', 'B', 'I', 'N'};
-inline constexpr uint64_t kFormatVersion = 2;  // 2: programs for several cores (LANGUAGE.md 2.7)
+inline constexpr uint64_t kFormatVersion = 3;  // 2: programs for several cores (LANGUAGE.md 2.7); 3: the NKI version (`.nki`)
 inline constexpr std::size_t kVersionAt = 4;      // u16
 inline constexpr std::size_t kArchAt = 6;         // u16 index into Spec::archs
 inline constexpr std::size_t kSpecIdAt = 8;       // u64 Spec::id

@@ -1,6 +1,7 @@
 #include "program.hpp"
 
 #include <algorithm>
+#include <bit>
 
 namespace nisa {
 
@@ -141,6 +142,19 @@ bool scalar_is_integer(const std::vector<TensorDecl>& tensors, const Instruction
   if (r == nullptr || r->state != OperandState::tensor || r->view.tensor < 0 || static_cast<std::size_t>(r->view.tensor) >= tensors.size())
     return false;
   return dtype_is_int(tensors[static_cast<std::size_t>(r->view.tensor)].dtype);
+}
+
+bool operand_is_default(const OperandSpec& os, const Operand& op) {
+  if (!os.default_value) return op.state == OperandState::absent;
+  const DefaultValue& dv = *os.default_value;
+  switch (op.state) {
+    case OperandState::enumerated: return op.integer == dv.enum_index;
+    case OperandState::boolean: return (op.integer != 0) == dv.boolean;
+    case OperandState::integer: return static_cast<double>(op.integer) == dv.number;
+    case OperandState::scalar:
+      return std::bit_cast<uint32_t>(op.scalar) == std::bit_cast<uint32_t>(static_cast<float>(dv.number));
+    default: return false;
+  }
 }
 
 PositionRange core_positions(const Program& p, int core, std::size_t positions) {

@@ -123,6 +123,7 @@ struct TensorDecl {
 
 struct Program {
   int arch = 0;            // index into Spec::archs
+  int nki = 0;             // index into Spec::nki_versions: the NKI version whose instruction forms apply (`.nki`)
   std::string file;        // source name for the line table (.file)
   std::vector<TensorDecl> tensors;
   std::vector<Instruction> instructions;
@@ -144,6 +145,8 @@ struct PositionRange {
   std::size_t begin = 0, end = 0;
 };
 PositionRange core_positions(const Program& p, int core, std::size_t positions);
+// The operand has its spec's default value (absent: an operand without one).
+bool operand_is_default(const OperandSpec& os, const Operand& op);
 
 // LANGUAGE.md 2.3: a string operand is text of one line: any byte but '"'
 // and the control characters (below 0x20, except tab, and 0x7F). The offset

@@ -343,6 +343,11 @@ void InstructionChecker::check_operand(int i) {
     if (!os.optional_without_default()) fail(i, quoted(key(i)) + " is missing");
     return;
   }
+  if (os.since_nki > program.nki && !operand_is_default(os, o)) {
+    // The operand's NKI version is later than the program's (`.nki`, LANGUAGE.md 2.1).
+    const std::string& since = spec.nki_versions[static_cast<std::size_t>(os.since_nki)];
+    return fail(i, quoted(key(i)) + " is NKI " + since + "'s: add '.nki " + since + "'");
+  }
   auto got = [&] { return state_name(o.state); };  // for messages only
   switch (os.kind) {
     case OperandKind::tensor:

@@ -95,6 +95,20 @@ void parse_archs(const Node& root, Spec& spec) {
   if (spec.default_arch < 0) d.fail("unknown arch \"" + d.str() + "\"");
 }
 
+// "nki_versions" oldest first, and the default of a program without `.nki`.
+void parse_nki_versions(const Node& root, Spec& spec) {
+  Node versions = root.at("nki_versions");
+  for (std::size_t i = 0; i < versions.size(); ++i) {
+    Node v = versions.at(i);
+    if (spec.find_nki_version(v.str()) >= 0) v.fail("duplicate NKI version \"" + v.str() + "\"");
+    spec.nki_versions.push_back(v.str());
+  }
+  if (spec.nki_versions.empty() || spec.nki_versions.size() > 255) versions.fail("1 to 255 NKI versions");
+  Node d = root.at("default_nki_version");
+  spec.default_nki = spec.find_nki_version(d.str());
+  if (spec.default_nki < 0) d.fail("unknown NKI version \"" + d.str() + "\"");
+}
+
 void parse_engines(const Node& root, Spec& spec) {
   Node engines = root.at("engines");
   spec.engines.resize(kEngineCount);
@@ -219,6 +233,12 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
   op.kind = parse_kind(o.at("kind"));
   if (o.has("required")) op.required = o.at("required").boolean();
   op.description = o.has("description") ? o.at("description").str() : "";
+  if (o.has("since")) {
+    Node since = o.at("since");
+    op.since_nki = spec.find_nki_version(since.str());
+    if (op.since_nki < 0) since.fail("unknown NKI version \"" + since.str() + "\"");
+    if (op.required) since.fail("an operand added by a later NKI version must be optional");
+  }
   bool tensorish = op.kind == OperandKind::tensor || op.kind == OperandKind::tensor_or_scalar || op.kind == OperandKind::tensor_list;
   if (tensorish) {
     op.memories = parse_memories(o.at("memories"));
@@ -556,6 +576,7 @@ Spec load_spec(std::string_view json_text) {
   spec.format = static_cast<int>(root.at("format").integer(1, 1));
   spec.name = root.at("name").str();
   parse_archs(root, spec);
+  parse_nki_versions(root, spec);
   spec.partitions = static_cast<int>(root.at("partitions").integer(1, 128));
   parse_engines(root, spec);
   parse_dtypes(root, spec);

@@ -117,6 +117,9 @@ struct OperandSpec {
   int64_t list_min_count = 0, list_max_count = 0;  // list: number of entries
   std::string description;
   std::string dtypes_text;       // as written in the spec, for `nisa isa`
+  // "since": the NKI version (index into Spec::nki_versions) that added the
+  // operand; a program for an older version may not give it (LANGUAGE.md 2.1 `.nki`).
+  int since_nki = 0;
 
   bool optional_without_default() const { return !required && !default_value; }
   bool allows_dtype(Dtype t) const { return (dtype_mask >> static_cast<int>(t)) & 1u; }
@@ -296,6 +299,11 @@ struct Spec {
   std::string name;
   std::vector<ArchSpec> archs;
   int default_arch = 0;
+  // The NKI versions whose instruction forms the spec describes, oldest first
+  // ("0.6", "0.7"): a program targets one (`.nki`, LANGUAGE.md 2.1), and an
+  // instruction's form may depend on it (an operand's "since").
+  std::vector<std::string> nki_versions;
+  int default_nki = 0;  // for a .nasm program without `.nki`
   int partitions = 128;
   std::vector<EngineSpec> engines;  // indexed by Engine
   std::vector<DtypeSpec> dtypes;    // indexed by Dtype
@@ -315,6 +323,7 @@ struct Spec {
   std::string json;    // the canonical JSON text (for `nisa isa --json`)
 
   int find_arch(std::string_view name) const;              // -1 if none
+  int find_nki_version(std::string_view name) const;       // -1 if none
   int find_instruction(std::string_view name) const;       // -1 if none
   bool is_nki_not_modeled(std::string_view name) const;
   int find_opcode(int opcode) const;                       // -1 if none

@@ -75,6 +75,12 @@ int Spec::find_arch(std::string_view n) const {
   return -1;
 }
 
+int Spec::find_nki_version(std::string_view n) const {
+  for (std::size_t i = 0; i < nki_versions.size(); ++i)
+    if (nki_versions[i] == n) return static_cast<int>(i);
+  return -1;
+}
+
 int Spec::find_instruction(std::string_view n) const {
   for (std::size_t i = 0; i < instructions.size(); ++i)
     if (same_name(instructions[i].name, n)) return static_cast<int>(i);

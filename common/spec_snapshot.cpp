@@ -30,7 +30,7 @@ template <class V> void fields(V& v, ListItemSpec& l) { v(l.name), v(l.min), v(l
 template <class V> void fields(V& v, OperandSpec& o) {
   v(o.name), v(o.kind), v(o.required), v(o.default_value), v(o.memories), v(o.dtype_mask), v(o.enum_id), v(o.enum_allowed_mask),
       v(o.only_scalar), v(o.int_min), v(o.int_max), v(o.integer_if_dtype_of), v(o.integer_if_bitvec), v(o.bitvec_mask), v(o.indirect), v(o.tensor_indirect), v(o.list_items),
-      v(o.list_min_count), v(o.list_max_count), v(o.description), v(o.dtypes_text);
+      v(o.list_min_count), v(o.list_max_count), v(o.description), v(o.dtypes_text), v(o.since_nki);
 }
 template <class V> void fields(V& v, CheckSpec& c) {
   v(c.kind), v(c.a), v(c.b), v(c.memory), v(c.pairs), v(c.values), v(c.values_negated), v(c.then_not), v(c.limit);
@@ -53,7 +53,7 @@ template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }
 template <class V> void fields(V& v, PatternEncoding& s) { v(s.offset_bits), v(s.dims_bits), v(s.step_bits), v(s.num_bits), v(s.indirect_dim_bits); }
 template <class V> void fields(V& v, Spec& s) {
-  v(s.format), v(s.name), v(s.archs), v(s.default_arch), v(s.partitions), v(s.engines), v(s.dtypes), v(s.enums), v(s.instructions),
+  v(s.format), v(s.name), v(s.archs), v(s.default_arch), v(s.nki_versions), v(s.default_nki), v(s.partitions), v(s.engines), v(s.dtypes), v(s.enums), v(s.instructions),
       v(s.nki_not_modeled),
       v(s.opcode_bits), v(s.slice_encoding), v(s.pattern_encoding), v(s.cost_constants), v(s.cross_engine_wait), v(s.id), v(s.json);
 }

@@ -311,7 +311,7 @@ class RecordingReader {
 // (nisa/nki/_cores.py), `declarations` being the shared ones (LANGUAGE.md 2.7).
 py::object build_recorded(const std::string& arch, const std::string& file, const py::list& declarations,
                           const py::list& instructions, const py::type& tensor_type, const py::function& render_value,
-                          const py::object& cores_object) {
+                          const py::object& cores_object, const std::string& nki) {
   // None or a list of sections; anything else is refused as a program the builder cannot take.
   const bool several = !cores_object.is_none();
   if (several && !py::isinstance<py::list>(cores_object)) return py::none();
@@ -324,6 +324,7 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
   std::unique_ptr<LoadedProgram> loaded = build_program(active_spec(), [&](ProgramBuilder& builder) {
     RecordingReader reader(builder, tensor_type.ptr(), render_value.ptr());
     if (!builder.set_arch(arch)) return false;
+    if (!nki.empty() && !builder.set_nki(nki)) return false;  // empty: the spec's default
     builder.set_file(file);
     if (several && !builder.set_cores(static_cast<int>(std::min<std::size_t>(py::len(cores), 1024)))) return false;
     auto add_all = [&](const py::handle declared, const py::handle issued) {
@@ -352,7 +353,8 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
 
 void define_build_recorded(py::module_& m) {
   m.def("build_recorded", &build_recorded, py::arg("arch"), py::arg("file"), py::arg("declarations"), py::arg("instructions"),
-        py::arg("tensor_type"), py::arg("render_value"), py::arg("cores") = py::none());
+        py::arg("tensor_type"), py::arg("render_value"), py::arg("cores") = py::none(),
+        py::arg("nki") = std::string());
   // The slices nisa.nki writes a view as (program_builder.hpp), or None for
   // an access pattern: `shape` and `pattern` ((stride, count), ...) tuples
   // of ints. A number beyond int64 gives None (the text is refused either way).

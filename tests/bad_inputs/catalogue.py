@@ -158,8 +158,8 @@ def make_core_files():
     write("core_start_past_end.nbin", patched(two, HEADER + 1, b"\x09"))
     # Core 1 from position 2: core 0's `dma_copy dst=y, src=t` now runs on core 1.
     write("core_start_moves_tensor.nbin", patched(two, HEADER + 1, b"\x02"))
-    # The first tensor record (x): count, name length, name, memory, dtype, role, then its core byte.
-    core_at = HEADER + 2 + 1 + 2 + 3
+    # The first tensor record (x): NKI version, count, name length, name, memory, dtype, role, then its core byte.
+    core_at = HEADER + 2 + 1 + 1 + 2 + 3
     write("tensor_core.nbin", patched(two, core_at, b"\x03"))
     barriers = assembled("barriers", BARRIERS)
     # Core 1 from position 1 (line 7, core 0's barrier, is now core 1's): core 0 has no barrier left, core 1 two.
@@ -174,15 +174,15 @@ def make_files():
     if r.returncode != 0:
         sys.exit("cannot assemble the base program: " + r.stderr)
     nbin = open(os.path.join(work, "good.nbin"), "rb").read()
-    # A program without tensors: its payload is the core count 1, the tensor
-    # count 0, the source name, the instruction count 0 and the stream size 0.
+    # A program without tensors: its payload is the core count 1, the NKI
+    # version 1 (0.7, the default), the tensor count 0, the source name, the instruction count 0 and the stream size 0.
     write("e.nasm", "")
     r = subprocess.run([NISA, "asm", "e.nasm", "-o", "e.nbin"], cwd=work, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("cannot assemble an empty program: " + r.stderr)
     empty = open(os.path.join(work, "e.nbin"), "rb").read()
     os.remove(os.path.join(work, "e.nbin"))
-    if empty[HEADER:] != b"\x01\0\x06e.nasm\0\0":
+    if empty[HEADER:] != b"\x01\x01\0\x06e.nasm\0\0":
         sys.exit(f"unexpected payload of an empty program: {empty[HEADER:]!r}")
     os.mkdir(os.path.join(work, "adir"))
     write("afile", "not a folder\n")
@@ -214,19 +214,19 @@ def make_files():
     write("empty.nbin", b"")
     write("short.nbin", nbin[:10])
     write("magic.nbin", b"XBIN" + nbin[4:])
-    write("version.nbin", patched(nbin, 4, struct.pack("<H", 3)))
+    write("version.nbin", patched(nbin, 4, struct.pack("<H", 4)))
     write("spec_id.nbin", patched(nbin, 8, bytes(8)))
     write("crc.nbin", nbin[:-1] + bytes([nbin[-1] ^ 0x40]))
     write("truncated.nbin", nbin[:-1])
     write("trailing.nbin", nbin + b"\0")
     write("payload_size.nbin", patched(nbin, PAYLOAD_AT, b"\xff\xff\xff\xff", fix_crc=False))
     write("arch.nbin", patched(nbin, 6, struct.pack("<H", 99)))
-    write("tensor_count.nbin", payload_replaced(nbin, b"\x01" + varint(1 << 40) + nbin[HEADER + 2:]))
+    write("tensor_count.nbin", payload_replaced(nbin, b"\x01\x01" + varint(1 << 40) + nbin[HEADER + 3:]))
     write("no_payload.nbin", payload_replaced(nbin, b""))
-    write("name_length.nbin", payload_replaced(empty, b"\x01\0" + varint(1 << 50) + b"e.nasm\0\0"))
-    write("instruction_count.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm" + varint(1 << 40) + b"\0"))
-    write("line_table.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\x05\x02\x02\0"))
-    write("stream_size.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm\0" + varint(1 << 33)))
+    write("name_length.nbin", payload_replaced(empty, b"\x01\x01\0" + varint(1 << 50) + b"e.nasm\0\0"))
+    write("instruction_count.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm" + varint(1 << 40) + b"\0"))
+    write("line_table.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm\x05\x02\x02\0"))
+    write("stream_size.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm\0" + varint(1 << 33)))
     write("nasm_as.nbin", GOOD)
 
     # .npy files for run --input x=...
@@ -269,7 +269,7 @@ def make_files():
     write("offset_max.nasm", ".sbuf t f32 [4, 4] @ 9223372036854775807\n")
     # 10 M line entries (1 byte each) and no instruction stream: refused before
     # the instructions are allocated (outputs.py checks the memory).
-    write("line_entries.nbin", payload_replaced(empty, b"\x01\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
+    write("line_entries.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
     os.mkdir(os.path.join(work, "odd_entries"))
     os.symlink("nowhere.npy", os.path.join(work, "odd_entries", "dangling.npy"))
     os.mkdir(os.path.join(work, "fifo_entry"))
@@ -374,7 +374,7 @@ CASES = [
     ("empty binary", ["dis", "empty.nbin", "-o", "b1.nasm"], 2, r"^empty\.nbin: error: truncated header", ["b1.nasm"]),
     ("10-byte binary", ["run", "short.nbin", "--dump", "d_b2"], 2, r"^short\.nbin: error: truncated header", ["d_b2"]),
     ("bad magic", ["dis", "magic.nbin", "-o", "b3.nasm"], 2, r"^magic\.nbin: error: not a \.nbin file \(bad magic number\)", ["b3.nasm"]),
-    ("format version 3", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 3, this nisa reads version 2"),
+    ("format version 4", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 4, this nisa reads version 3"),
     ("another spec id", ["run", "spec_id.nbin", "--dump", "d_b5"], 2,
      r"^spec_id\.nbin: error: the binary was built with ISA spec .* \(reassemble it\)", ["d_b5"]),
     ("CRC mismatch", ["dis", "crc.nbin", "-o", "b6.nasm"], 2, r"^crc\.nbin: error: checksum mismatch", ["b6.nasm"]),
@@ -400,7 +400,7 @@ CASES = [
     ("a core start that gives core 1 a tensor of core 0", ["run", "core_start_moves_tensor.nbin"], 2,
      r"^core_start_moves_tensor\.nbin: error: .*tensor 't' is core 0's; this instruction runs on core 1"),
     ("a tensor of core 2 in a program for two", ["dis", "tensor_core.nbin"], 2,
-     r"^tensor_core\.nbin: error: tensor x: core 2 in a program for 2 cores at byte 32$"),
+     r"^tensor_core\.nbin: error: tensor x: core 2 in a program for 2 cores at byte 33$"),
     ("a core start that leaves a barrier unmet", ["run", "core_start_barrier.nbin", "--dump", "d_cb"], 2,
      r"^barriers\.nasm:7: error: core_barrier of core 1 \(line 7\) is never met: core 0's instructions end at line 6 "
      r"without it$", ["d_cb"]),

@@ -66,6 +66,7 @@ def stream_size(b):
     cores, pos = varint(b, pos)
     for _ in range(cores - 1):
         _, pos = varint(b, pos)            # where each core after the first starts
+    _, pos = varint(b, pos)                # the NKI version
     tensors, pos = varint(b, pos)
     for _ in range(tensors):
         n, pos = varint(b, pos)

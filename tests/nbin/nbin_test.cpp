@@ -126,7 +126,7 @@ TEST_CASE("decoding to a sink hands over every instruction form, in order, with 
 TEST_CASE("the header holds magic, version, arch and spec id") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   CHECK(std::string(b.begin(), b.begin() + 4) == "NBIN");
-  CHECK(b[nbin::kVersionAt] == 2);  // 2: core counts and tensor cores (LANGUAGE.md 2.7)
+  CHECK(b[nbin::kVersionAt] == 3);  // 2: core counts and tensor cores (LANGUAGE.md 2.7); 3: the NKI version
   CHECK(b[nbin::kArchAt] == spec().find_arch("trn3"));
   uint64_t id = 0;
   for (int i = 7; i >= 0; --i) id = (id << 8) | b[nbin::kSpecIdAt + static_cast<std::size_t>(i)];
@@ -181,6 +181,20 @@ TEST_CASE("values that do not fit their field name the instruction and operand")
   }
 }
 
+TEST_CASE("the payload's NKI version (after the core count) round-trips and is checked") {
+  Program p = test::sample_program(spec());
+  for (const char* version : {"0.6", "0.7"}) {
+    p.nki = spec().find_nki_version(version);
+    std::vector<uint8_t> b = encode_program(spec(), p);
+    CHECK(b[nbin::kHeaderSize + 1] == p.nki);  // one core: the count, then the version
+    CHECK(decode_program(spec(), b, "t.nbin").nki == p.nki);
+  }
+  std::vector<uint8_t> b = encode_program(spec(), p);
+  b[nbin::kHeaderSize + 1] = static_cast<uint8_t>(spec().nki_versions.size());
+  fix_crc(b);
+  CHECK(decode_error(b) == "t.nbin: error: unknown NKI version index " + std::to_string(spec().nki_versions.size()) + " at byte 25");
+}
+
 TEST_CASE("decode refuses another format version and another spec, naming both") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   SUBCASE("spec id") {
@@ -192,8 +206,8 @@ TEST_CASE("decode refuses another format version and another spec, naming both")
     CHECK(e.find("at byte 8") != std::string::npos);
   }
   SUBCASE("version") {
-    b[nbin::kVersionAt] = 3;
-    CHECK(decode_error(b) == "t.nbin: error: format version 3, this nisa reads version 2 at byte 4");
+    b[nbin::kVersionAt] = 2;
+    CHECK(decode_error(b) == "t.nbin: error: format version 2, this nisa reads version 3 at byte 4");
   }
   SUBCASE("not a binary") {
     std::vector<uint8_t> text = {'.', 'a', 'r', 'c', 'h'};

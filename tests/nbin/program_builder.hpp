@@ -23,6 +23,7 @@ struct ProgramBuilder {
 
   explicit ProgramBuilder(const Spec& s, const std::string& arch = "trn2", const std::string& file = "sample.nasm") : spec(s) {
     program.arch = spec.find_arch(arch);
+    program.nki = spec.default_nki;  // as the assembler's, a program without .nki
     program.file = file;
   }
 

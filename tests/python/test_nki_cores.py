@@ -183,9 +183,9 @@ def test_the_text_has_a_section_per_core_after_the_shared_tensors():
     a = rows((64, 8))
     text = cores.swapped_halves[2].to_nasm(a)
     lines = text.splitlines()
-    assert lines[1:4] == [".arch trn2", f'.file "{cores.__file__}"', ".cores 2"]
+    assert lines[1:5] == [".arch trn2", ".nki 0.6", f'.file "{cores.__file__}"', ".cores 2"]
     core_0, core_1 = lines.index(".core 0"), lines.index(".core 1")
-    assert [line for line in lines[4:core_0]] == [".hbm a f32 [64, 8] input", ".hbm out0 f32 [64, 8] output"]
+    assert [line for line in lines[5:core_0]] == [".hbm a f32 [64, 8] input", ".hbm out0 f32 [64, 8] output"]
     # each core declares its own tiles, under the same names, with the kernel lines of their ndarray calls
     for section in (lines[core_0:core_1], lines[core_1:]):
         declared = [line for line in section if line.startswith(".sbuf")]
@@ -212,7 +212,7 @@ def test_the_handed_over_program_is_the_program_of_the_text(kernel, make_args):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
     native = _nisa.build_recorded(arch, file, declarations, [], nisa.nki.NkiTensor, _record.render_value,
-                                  rec.sections())
+                                  rec.sections(), nki=rec.nki)
     assert native is not None, "the builder refused a program nisa.nki recorded"
     built = nisa.Program(native)
     from_text = nisa.assemble(recorded.text, file="<recorded>")

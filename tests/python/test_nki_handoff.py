@@ -76,7 +76,7 @@ CALLS = {
 def handed_over(recorded):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
-    return _nisa.build_recorded(arch, file, declarations, rec.instructions, nisa.nki.NkiTensor, _record.render_value)
+    return _nisa.build_recorded(arch, file, declarations, rec.instructions, nisa.nki.NkiTensor, _record.render_value, nki=rec.nki)
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))

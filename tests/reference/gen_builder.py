@@ -84,6 +84,7 @@ class Tile:
 class ProgramBuilder:
     def __init__(self, rng, arch):
         self.rng, self.arch = rng, arch
+        self.nki = None       # `.nki` when an emitter chose it (topk: both forms), else none written
         self.decls, self.body = [], []
         self.inputs = {}      # name -> ndarray passed with --input
         self.counter = 0
@@ -354,4 +355,5 @@ class ProgramBuilder:
 
     def text(self):
         head = [] if (self.arch == "trn2" and self.chance(0.2)) else [f".arch {self.arch}"]
+        head += [f".nki {self.nki}"] if self.nki else []
         return "\n".join(head + self.decls + [""] + self.body) + "\n"

@@ -31,9 +31,11 @@ from gen_builder import ProgramBuilder
 
 ARCHS = ["trn2", "trn3"]  # the archs with two cores (isa.json max_cores)
 # Bodies of 1 to 3 blocks of gen_programs' default mix, on the program's arch,
-# without its one-core barriers (here they would meet the other core).
+# without its one-core barriers (here they would meet the other core), and
+# without topk, whose program-wide `.nki` (drawn per body) the two cores
+# could not share (the one-core random programs and the lockstep check it).
 BODY_BLOCKS = (1, 4)
-BODY_WEIGHTS = {"emit_core_barrier": 0.0}
+BODY_WEIGHTS = {"emit_core_barrier": 0.0, "emit_topk": 0.0}
 EXCHANGE_DTYPES = ["f32", "bf16", "f16", "fp8e4m3", "fp8e5m2", "i32", "i16", "u8", "i8", "u32"]
 BARRIER_CORES = ["[0, 1]", "[1, 0]", "[0, 1, 2, 3]"]  # (0, 1) in NKI's spellings; cores the program lacks are not waited for
 FEATURES = ["sendrecv", "sendrecv in place", "sendrecv at two partition starts", "gpsimd_dma", "sendrecv_compute",

@@ -117,6 +117,7 @@ class Program:
     cores: int = 1
     sections: list = field(default_factory=list)
     current_core: int = None
+    nki: str = SPEC["default_nki_version"]  # `.nki` (LANGUAGE.md 2.1): the NKI version whose forms apply
 
     def target(self):
         """Where the next declaration or instruction goes: the open section, or the program."""
@@ -441,6 +442,10 @@ def _process(lines, prog, env):
                 _process(body, prog, {**env, var.strip(): k})
         elif head == ".arch":
             prog.arch = rest
+        elif head == ".nki":
+            if rest not in SPEC["nki_versions"]:
+                raise ValueError(f"line {line_no}: unknown NKI version {rest!r}")
+            prog.nki = rest
         elif head == ".equ":
             name, expr = split_top(rest)
             env[name] = evaluate(expr, env)
@@ -486,5 +491,5 @@ def read_program(text, cores=None):
         _open_section(prog, prog.cores - 1)  # sections never opened: no instructions
         prog.current_core = None
         for section in prog.sections:
-            section.arch = prog.arch
+            section.arch, section.nki = prog.arch, prog.nki
     return prog

@@ -429,7 +429,7 @@ class StatisticsAndSelection(unittest.TestCase):
         np.testing.assert_array_equal(out["m"], [[np.nan, np.inf, 4, 3, 2, 2, 1, 0]])
 
     def test_topk_snake(self):  # S4.36: element e at partition e % 16, column e // 16
-        text = (".hbm x bf16 [16, 3] input\n.hbm v bf16 [16, 2] output\n.hbm i u32 [16, 2] output\n"
+        text = (".nki 0.6\n.hbm x bf16 [16, 3] input\n.hbm v bf16 [16, 2] output\n.hbm i u32 [16, 2] output\n"
                 ".sbuf b bf16 [16, 3]\n.sbuf tv bf16 [16, 2]\n.sbuf ti u32 [16, 2]\ndma_copy dst=b, src=x\n"
                 "topk val_dst=tv, idx_dst=ti, src=b, n=40\ndma_copy dst=v, src=tv\ndma_copy dst=i, src=ti\n")
         x = np.zeros((16, 3), dtype=np.float32)
@@ -439,6 +439,26 @@ class StatisticsAndSelection(unittest.TestCase):
         out, _ = run(text, x=x)
         np.testing.assert_array_equal(out["v"], np.tile([[7, 9]], (16, 1)))  # ascending
         np.testing.assert_array_equal(out["i"], np.tile([[21, 35]], (16, 1)))
+
+    def test_topk_snake_07(self):  # S4.36, NKI 0.7: result j at partition j % 16, column j // 16
+        text = (".nki 0.7\n.hbm x bf16 [16, 3] input\n.hbm v bf16 [16, 2] output\n.hbm i u32 [16, 2] output\n"
+                ".sbuf b bf16 [16, 3]\n.sbuf tv bf16 [16, 2]\n.sbuf ti u32 [16, 2]\ndma_copy dst=b, src=x\n"
+                "memset dst=tv, value=5.0\nmemset dst=ti, value=3\n"
+                "topk val_dst=tv, idx_dst=ti, src=b, n=40, sorted={}\ndma_copy dst=v, src=tv\ndma_copy dst=i, src=ti\n")
+        x = np.zeros((16, 3), dtype=np.float32)
+        x[5, 1] = 7      # snake element 21
+        x[3, 2] = 9      # snake element 35
+        x[9, 2] = 11     # snake element 41: beyond n = 40
+        # K = 2 results in column 0 (partitions 0 and 1; zero on 2..15); column 1 keeps its 5.0 and 3
+        for sorted_, first, second in (("true", (9, 35), (7, 21)), ("false", (7, 21), (9, 35))):
+            out, _ = run(text.format(sorted_), x=x)
+            v = np.zeros((16, 2), dtype=np.float32)
+            i = np.zeros((16, 2), dtype=np.uint32)
+            v[:, 1], i[:, 1] = 5, 3
+            v[0, 0], i[0, 0] = first
+            v[1, 0], i[1, 0] = second
+            np.testing.assert_array_equal(out["v"], v)
+            np.testing.assert_array_equal(out["i"], i)
 
 
 class TwoCores(unittest.TestCase):

@@ -354,9 +354,9 @@ def _assemble(recorded):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
     if rec.cores == 1:
-        native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value)
+        native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value, nki=rec.nki)
     else:
-        native = _nisa.build_recorded(arch, file, declarations, [], NkiTensor, _record.render_value, rec.sections())
+        native = _nisa.build_recorded(arch, file, declarations, [], NkiTensor, _record.render_value, rec.sections(), nki=rec.nki)
     if native is not None:
         return Program(native)
     return _assemble_text_of(recorded)
@@ -434,12 +434,20 @@ def _dtype_module():
     return module
 
 
-def install():
+def install(version="0.6"):
     """Registers nisa.nki as the modules `nki`, `nki.isa` and `nki.language`
     (and nki.typing, nki.dtype, nki.isa.constants, and all of them again
     as neuronxcc.nki...), replacing any already imported. Everything nisa.nki offers is on `nki` too (to_nasm, run,
     Error, and cpu_simulate as nki-library's test harness calls it), so a
-    kernel module's `import nki.isa as nisa` hides nothing."""
+    kernel module's `import nki.isa as nisa` hides nothing.
+
+    `version`: the NKI release the kernels are written for, as a real NKI
+    is chosen by the package version installed: "0.6" (default) or "0.7"
+    (its instruction forms: topk's snake-layout results and sorted=).
+    Kernels recorded from then on carry it as their program's `.nki`."""
+    if version not in _spec.NKI_VERSIONS:
+        raise Error(f"nisa.nki.install: NKI version {version!r} is not one of {', '.join(_spec.NKI_VERSIONS)}")
+    _record.nki_version = version
     nki = types.ModuleType("nki", __doc__)
     nki.__path__ = []  # a package, so that `import nki.isa` finds the submodules below
     nki.jit, nki.simulate, nki.isa, nki.language = jit, simulate, isa, language

@@ -23,6 +23,7 @@ class CoreRecordings:
         self.recordings = recordings
         first = recordings[0]
         self.kernel_name, self.kernel_file, self.arch = first.kernel_name, first.kernel_file, first.arch
+        self.nki = first.nki
         self.cores = len(recordings)
         self._declared = None
 

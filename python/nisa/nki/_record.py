@@ -27,6 +27,11 @@ from . import _dtypes, _spec
 
 _PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))  # build/python/nisa
 
+# The NKI version whose instruction forms a recording uses (its `.nki`):
+# nisa.nki is NKI 0.6's API unless install(version="0.7") chose 0.7's
+# (topk's snake-layout results and sorted=).
+nki_version = "0.6"
+
 # Per-partition bytes of each arch's SBUF and PSUM (isa-spec/isa.json "archs").
 SBUF_PARTITION_BYTES = _spec.SBUF_PARTITION_BYTES
 PSUM_PARTITION_BYTES = _spec.PSUM_PARTITION_BYTES
@@ -244,6 +249,7 @@ class Recording:
         self.kernel_name = kernel_name
         self.kernel_file = kernel_file
         self.arch = arch
+        self.nki = nki_version
         # nl.program_id / num_programs / program_ndim: this core, the launch's
         # cores, and the launch grid's dimensions (0 without brackets, else 1).
         self.core, self.cores, self.grid_ndim = core, cores, grid_ndim
@@ -562,7 +568,7 @@ class Recording:
     def header(self):
         """The program's lines before its declarations."""
         return [f"; recorded by nisa.nki from kernel {self.kernel_name}", f".arch {self.arch}",
-                f'.file "{self.file_name()}"']
+                f".nki {self.nki}", f'.file "{self.file_name()}"']
 
     def file_name(self):
         """The program's file (.file): the kernel's."""

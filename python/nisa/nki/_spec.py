@@ -83,6 +83,8 @@ def result_rule(name):
 
 # --- machine ---------------------------------------------------------------------
 ARCHS = {a["name"]: a for a in SPEC["archs"]}
+# The NKI versions whose instruction forms the spec describes (`.nki`, LANGUAGE.md 2.1).
+NKI_VERSIONS = tuple(SPEC["nki_versions"])
 # NKI's platform targets (@nki.jit(platform_target=...), NEURON_PLATFORM_TARGET_OVERRIDE) -> arch.
 PLATFORMS = {"trn1": "trn1", "inf2": "inf2", "gen2": "trn1", "trn2": "trn2", "gen3": "trn2", "trn3": "trn3",
              "gen4": "trn3"}

@@ -1,6 +1,7 @@
 ; Statistics and selection (SEMANTICS.md S4.30-S4.35): bn_stats, bn_aggr,
 ; max8, nc_find_index8, nc_match_replace8, sequence_bounds.
 .arch trn2
+.nki 0.6                 ; topk below is written for NKI 0.6 (its ascending form)
 .sbuf x   f32 [128, 4, 128]
 .sbuf st  f32 [128, 12]
 .sbuf mv  bf16 [128, 2]
