@@ -7,10 +7,9 @@
 #include "error.hpp"
 
 namespace nisa {
-namespace {
 
-int64_t read_index(const TileAccess& t, int64_t partition) {
-  const uint8_t* at = t.partition(partition) + t.row_offsets[0];
+int64_t index_at(const TileAccess& t, int64_t partition, int64_t element) {
+  const uint8_t* at = t.partition(partition) + t.row_offsets[static_cast<std::size_t>(element)];
   switch (t.dtype) {
     case Dtype::i8: return *reinterpret_cast<const int8_t*>(at);
     case Dtype::u8: return *at;
@@ -18,16 +17,14 @@ int64_t read_index(const TileAccess& t, int64_t partition) {
     case Dtype::u16: { uint16_t v; std::memcpy(&v, at, 2); return v; }
     case Dtype::i32: { int32_t v; std::memcpy(&v, at, 4); return v; }
     case Dtype::u32: { uint32_t v; std::memcpy(&v, at, 4); return v; }
-    default: return 0;  // check_indirect: integer index dtypes only
+    default: return 0;  // check_instruction: integer index dtypes only
   }
 }
-
-}  // namespace
 
 bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& index) {
   bytes = 0;
   if (!side) return true;
-  index = read_index(*side->index, side->vector ? p : 0);
+  index = index_at(*side->index, side->vector ? p : 0, 0);
   // Bounded before multiplying: a u32 index times a large unit would overflow.
   if (index < side->first_index || index > side->last_index) return false;
   bytes = index * side->unit * side->element_size;  // inside the tensor: no overflow

@@ -23,6 +23,11 @@ struct IndirectSide {
   uint32_t line = 0;
 };
 
+// The runtime index at element `element` (a row of the index's row layout of
+// length 1) of partition `partition` of index tile `t`, as a signed value: the
+// integer dtypes check_instruction lets an index have.
+int64_t index_at(const TileAccess& t, int64_t partition, int64_t element);
+
 // nullptr for a static view; else the side, living in the tile table.
 const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v);
 

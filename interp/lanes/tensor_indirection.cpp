@@ -1,26 +1,13 @@
 #include "tensor_indirection.hpp"
 
-#include <cstring>
 #include <new>
 #include <string>
 
 #include "error.hpp"
+#include "indirect_access.hpp"
 
 namespace nisa {
 namespace {
-
-int64_t read_index(const TileAccess& t, int64_t partition, int64_t element) {
-  const uint8_t* at = t.partition(partition) + t.row_offsets[static_cast<std::size_t>(element)];
-  switch (t.dtype) {
-    case Dtype::i8: return *reinterpret_cast<const int8_t*>(at);
-    case Dtype::u8: return *at;
-    case Dtype::i16: { int16_t v; std::memcpy(&v, at, 2); return v; }
-    case Dtype::u16: { uint16_t v; std::memcpy(&v, at, 2); return v; }
-    case Dtype::i32: { int32_t v; std::memcpy(&v, at, 4); return v; }
-    case Dtype::u32: { uint32_t v; std::memcpy(&v, at, 4); return v; }
-    default: return 0;  // check_tensor_indirect_view: integer index dtypes only
-  }
-}
 
 [[noreturn]] void outside_row(const TensorIndirection& side, int64_t column, int64_t index) {
   const TensorDecl& t = side.program->tensors[static_cast<std::size_t>(side.tensor)];
@@ -61,7 +48,7 @@ void column_offsets(const TensorIndirection* side, const TileAccess& t, int64_t 
   for (int64_t i = 0; i < n; ++i) {
     int64_t p = 0, e = 0;
     tensor_indirect_slot(i, side->group, side->index_partitions, side->index_elements, p, e);  // inside: checked at assembly
-    const int64_t index = read_index(*side->index, p, e);
+    const int64_t index = index_at(*side->index, p, e);
     // Bounded before multiplying: a u32 index times the step could overflow.
     const int64_t limit = side->row_elements;
     if (index < -limit || index > limit) outside_row(*side, i, index);
