@@ -64,4 +64,15 @@ int operand_ref(const Node& n, const InstructionSpec& ins);
 // One entry of an instruction's "constraints" (CheckKind, spec.hpp).
 CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& ins);
 
+// The "timeline" part of the spec's "cost" section: which operands an
+// instruction writes and how it names the accumulator (S3), by operand name
+// (spec_cost.cpp). Compiles the cross-engine wait into `spec`.
+struct TimelineNames {
+  std::vector<std::string> written;
+  std::string accumulator_command, accumulator_idle, accumulator_result;
+};
+TimelineNames parse_timeline(const Node& t, Spec& spec);
+// An instruction's "cost" entry (S6), its formulas compiled and checked.
+CostSpec parse_cost(const Node& c, const Spec& spec, const InstructionSpec& ins, const TimelineNames& names);
+
 }  // namespace nisa::spec_json
