@@ -31,13 +31,17 @@ bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& inde
   return true;
 }
 
+void IndexSite::fault(int64_t index, const std::string& rest) const {
+  throw RuntimeFault(program->file + ":" + std::to_string(line) + ": error: " + instruction + ": index " + std::to_string(index) + rest);
+}
+
+IndexSite index_site(const DecodeContext& c, const TensorView& v) {
+  return IndexSite{&c.program, c.instruction_spec.name.c_str(), v.tensor, c.instruction.line};
+}
+
 void out_of_bounds(const IndirectSide& side, int64_t p, int64_t index) {
-  const TensorDecl& t = side.program->tensors[static_cast<std::size_t>(side.tensor)];
-  std::string message = side.program->file + ":" + std::to_string(side.line) + ": error: " + side.instruction + ": index " + std::to_string(index);
-  if (side.vector) message += " (partition " + std::to_string(p) + ")";
-  message += " takes the view outside '" + t.name + "' (" + std::to_string(side.total) +
-             " elements); oob_mode=skip skips such transfers";
-  throw RuntimeFault(message);
+  side.site.fault(index, (side.vector ? " (partition " + std::to_string(p) + ")" : std::string()) + " takes the view outside '" +
+                             side.site.tensor_name() + "' (" + std::to_string(side.total) + " elements); oob_mode=skip skips such transfers");
 }
 
 const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
@@ -55,10 +59,7 @@ const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
   side.first_index = -(side.low / side.unit);
   side.last_index = (side.total - 1 - side.high) / side.unit;
   side.element_size = static_cast<int64_t>(dtype_size(t.dtype));
-  side.program = &c.program;
-  side.instruction = c.instruction_spec.name.c_str();
-  side.tensor = v.tensor;
-  side.line = c.instruction.line;
+  side.site = index_site(c, v);
   uint8_t* at = c.tiles.buffer(sizeof(IndirectSide));
   return new (at) IndirectSide(side);  // trivially destructible: the table's buffer owns it
 }

@@ -4,10 +4,25 @@
 // what an index outside it does; docs/SEMANTICS.md, dma_copy).
 #pragma once
 #include <cstdint>
+#include <string>
 
 #include "decode_context.hpp"
 
 namespace nisa {
+
+// Where a runtime index is read, for the fault an index out of bounds gives:
+// the instruction, its line and the view's tensor (the DMA's dynamic
+// views and tensor_copy's .indirect() views alike).
+struct IndexSite {
+  const Program* program = nullptr;
+  const char* instruction = "";
+  int32_t tensor = -1;
+  uint32_t line = 0;
+  const std::string& tensor_name() const { return program->tensors[static_cast<std::size_t>(tensor)].name; }
+  // Throws RuntimeFault("FILE:LINE: error: INSTRUCTION: index N" + rest).
+  [[noreturn]] void fault(int64_t index, const std::string& rest) const;
+};
+IndexSite index_site(const DecodeContext& c, const TensorView& v);
 
 struct IndirectSide {
   const TileAccess* index = nullptr;  // the index view, in its own layout
@@ -17,10 +32,7 @@ struct IndirectSide {
   int64_t total = 0;                  // elements of the tensor
   int64_t first_index = 0, last_index = 0;  // the indices that keep the view inside the tensor
   int64_t element_size = 0;
-  const Program* program = nullptr;   // for the fault message
-  const char* instruction = "";       // for the fault message
-  int32_t tensor = -1;
-  uint32_t line = 0;
+  IndexSite site;                     // for the fault message
 };
 
 // The runtime index at element `element` (a row of the index's row layout of

@@ -3,17 +3,12 @@
 #include <new>
 #include <string>
 
-#include "error.hpp"
-#include "indirect_access.hpp"
-
 namespace nisa {
 namespace {
 
 [[noreturn]] void outside_row(const TensorIndirection& side, int64_t column, int64_t index) {
-  const TensorDecl& t = side.program->tensors[static_cast<std::size_t>(side.tensor)];
-  throw RuntimeFault(side.program->file + ":" + std::to_string(side.line) + ": error: " + side.instruction + ": index " +
-                     std::to_string(index) + " (column " + std::to_string(column) + " of the .indirect() view) reaches outside the " +
-                     std::to_string(side.row_elements) + " elements of a partition of '" + t.name + "'");
+  side.site.fault(index, " (column " + std::to_string(column) + " of the .indirect() view) reaches outside the " +
+                             std::to_string(side.row_elements) + " elements of a partition of '" + side.site.tensor_name() + "'");
 }
 
 }  // namespace
@@ -31,10 +26,7 @@ const TensorIndirection* tensor_indirection(const DecodeContext& c, const Tensor
   side.row_elements = element_count(t.shape) / t.shape[0];
   side.first_free = v.offset % side.row_elements;
   side.element_size = static_cast<int64_t>(dtype_size(t.dtype));
-  side.program = &c.program;
-  side.instruction = c.instruction_spec.name.c_str();
-  side.tensor = v.tensor;
-  side.line = c.instruction.line;
+  side.site = index_site(c, v);
   uint8_t* at = c.tiles.buffer(sizeof(TensorIndirection));
   return new (at) TensorIndirection(side);  // trivially destructible: the table's buffer owns it
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "decode_context.hpp"
+#include "indirect_access.hpp"
 
 namespace nisa {
 
@@ -19,10 +20,7 @@ struct TensorIndirection {
   int64_t first_free = 0;             // the view's start within its partition's row, in elements
   int64_t row_elements = 0;           // elements of a partition's row of the tensor
   int64_t element_size = 0;
-  const Program* program = nullptr;   // for the fault message
-  const char* instruction = "";
-  int32_t tensor = -1;
-  uint32_t line = 0;
+  IndexSite site;                     // for the fault message
 };
 
 // nullptr unless v is an .indirect() view; else the side, living in the tile table.
