@@ -61,6 +61,7 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
   std::vector<StrictRun> strict;
   std::vector<SharedSteps> shared(static_cast<std::size_t>(cores));
   std::vector<UpperHalves> upper(static_cast<std::size_t>(cores));
+  std::vector<std::unique_ptr<TwoThreads>> threads;  // per core: one second thread for all its stretches
   const bool fast = !settings.strict && !plain_paths();
   // --strict: shared HBM's races between cores (S16.5), checked before each step runs.
   std::optional<HbmRaces> races;
@@ -95,9 +96,10 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
         return distinct.at(static_cast<std::size_t>(s.instruction));
       });
       stats.cut += upper[k].steps.size();
-      side.run = [&, k, first, c](std::size_t from, std::size_t to) {
+      threads.push_back(std::make_unique<TwoThreads>(m));
+      side.run = [&, k, first](std::size_t from, std::size_t to) {
         const std::span<const uint32_t> order(shared[k].order);
-        execute_two_threads(shared[k].steps, order.subspan(from - first, to - from), upper[k], core_machine(machine, c), settings.interruption);
+        threads[k]->execute(shared[k].steps, order.subspan(from - first, to - from), upper[k], settings.interruption);
       };
       side.step_at = [&, k, first](std::size_t i) -> const Step& { return shared[k].steps[shared[k].order[i - first]]; };
     }

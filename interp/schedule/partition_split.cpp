@@ -54,6 +54,8 @@ bool cuttable(const InstructionSpec& is, const Step& s) {
 // halves rather than wait). Both spin before sleeping on the atomic (a
 // futex), since a futex wake-up costs tens of microseconds on a VM, as long
 // as half of a [128, 2048] step.
+}  // namespace
+
 class SecondThread {
  public:
   explicit SecondThread(Machine& machine) : machine_(machine), thread_([this] { loop(); }) {}
@@ -135,8 +137,6 @@ class SecondThread {
   std::thread thread_;  // last: starts once the members above exist
 };
 
-}  // namespace
-
 bool second_thread_allowed() {
   if (plain_paths()) return false;
   cpu_set_t cpus;
@@ -188,9 +188,10 @@ UpperHalves split_partitions(const Spec& spec, std::vector<Step>& steps, TileTab
 
 namespace {
 
+// `second` is started at the first cut step (and kept by the caller).
 template <class EachPosition>
-void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine, Interruption* interruption,
-                   EachPosition&& each) {
+void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine,
+                   std::unique_ptr<SecondThread>& second, Interruption* interruption, EachPosition&& each) {
   if (upper.empty()) {
     each([&](std::size_t k) {
       execute_step(steps[k], machine);
@@ -198,15 +199,15 @@ void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Mac
     });
     return;
   }
-  SecondThread second(machine);
+  if (!second) second = std::make_unique<SecondThread>(machine);
   each([&](std::size_t k) {
     const int32_t u = upper.of[k];
     if (u < 0) {
       execute_step(steps[k], machine);
     } else {
-      second.post(&upper.steps[static_cast<std::size_t>(u)]);
+      second->post(&upper.steps[static_cast<std::size_t>(u)]);
       execute_step(steps[k], machine);
-      second.finish();
+      second->finish();
     }
     between_steps(interruption);
   });
@@ -214,18 +215,27 @@ void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Mac
 
 }  // namespace
 
+TwoThreads::TwoThreads(Machine& machine) : machine_(machine) {}
+TwoThreads::~TwoThreads() = default;
+
+void TwoThreads::execute(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
+                         Interruption* interruption) {
+  run_positions(steps, upper, machine_, second_, interruption, [&](auto&& run) {
+    for (const uint32_t k : order) run(k);
+  });
+}
+
 void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& upper, Machine& machine,
                          Interruption* interruption) {
-  run_positions(steps, upper, machine, interruption, [&](auto&& run) {
+  std::unique_ptr<SecondThread> second;
+  run_positions(steps, upper, machine, second, interruption, [&](auto&& run) {
     for (std::size_t k = 0; k < steps.size(); ++k) run(k);
   });
 }
 
 void execute_two_threads(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
                          Machine& machine, Interruption* interruption) {
-  run_positions(steps, upper, machine, interruption, [&](auto&& run) {
-    for (const uint32_t k : order) run(k);
-  });
+  TwoThreads(machine).execute(steps, order, upper, interruption);
 }
 
 }  // namespace nisa

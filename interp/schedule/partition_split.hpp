@@ -14,6 +14,7 @@
 #pragma once
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <span>
 #include <vector>
 
@@ -57,5 +58,24 @@ void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& uppe
                          Interruption* interruption = nullptr);
 void execute_two_threads(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
                          Machine& machine, Interruption* interruption = nullptr);
+
+// The same over many calls with one second thread, started at the first cut
+// step and kept until this ends: a core of a program for several runs its
+// steps a stretch at a time, between meetings (core_run.hpp), and a thread
+// started per stretch would cost more than the stretch.
+class SecondThread;
+class TwoThreads {
+ public:
+  explicit TwoThreads(Machine& machine);
+  TwoThreads(const TwoThreads&) = delete;
+  TwoThreads& operator=(const TwoThreads&) = delete;
+  ~TwoThreads();
+  void execute(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
+               Interruption* interruption = nullptr);
+
+ private:
+  Machine& machine_;
+  std::unique_ptr<SecondThread> second_;
+};
 
 }  // namespace nisa
