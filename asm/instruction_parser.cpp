@@ -66,6 +66,8 @@ std::string accepted_keys(const InstructionSpec& is) {
 // gets the nearest name, modeled ones first.
 std::string unknown_instruction_message(const Spec& spec, std::string_view name) {
   const std::string not_modeled = "an NKI 0.6 instruction that nisa does not model yet";
+  for (const auto& [nki_name, spelling] : spec.nki_spelled_otherwise)
+    if (nki_name == name) return "NKI's " + nki_name + " is written " + spelling + " in .nasm";
   if (spec.is_nki_not_modeled(name)) {
     std::string message(1, '\'');
     message += name;

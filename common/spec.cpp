@@ -499,6 +499,18 @@ void parse_nki_not_modeled(const Node& root, Spec& spec) {
   }
 }
 
+// Optional object: nki.isa name -> how .nasm writes it (not an instruction).
+void parse_nki_spelled_otherwise(const Node& root, Spec& spec) {
+  if (!root.has("nki_spelled_otherwise")) return;
+  Node map = root.at("nki_spelled_otherwise");
+  if (!map.j.is_object()) map.fail("expected an object");
+  for (auto it = map.j.begin(); it != map.j.end(); ++it) {
+    Node v{it.value(), map.path + "/" + it.key()};
+    if (spec.find_instruction(it.key()) >= 0) v.fail("\"" + it.key() + "\" is a modeled instruction");
+    spec.nki_spelled_otherwise.emplace_back(it.key(), v.str());
+  }
+}
+
 }  // namespace
 
 Spec load_spec(std::string_view json_text) {
@@ -543,6 +555,7 @@ Spec load_spec(std::string_view json_text) {
   const TimelineNames timeline = parse_timeline(cost.at("timeline"), spec);
   parse_instructions(root, spec, timeline);
   parse_nki_not_modeled(root, spec);
+  parse_nki_spelled_otherwise(root, spec);
   spec.json = j.dump();
   spec.id = spec_id_of(spec.json);
   return spec;

@@ -326,6 +326,9 @@ struct Spec {
   // nki.isa (NKI 0.6) functions that nisa does not model yet: the assembler
   // names them as such instead of suggesting a different instruction.
   std::vector<std::string> nki_not_modeled;
+  // nki.isa names that .nasm spells otherwise ("register_alloc" -> ".reg
+  // NAME"): the assembler says how, rather than suggesting a near name.
+  std::vector<std::pair<std::string, std::string>> nki_spelled_otherwise;
   int opcode_bits = 0;
   SliceEncoding slice_encoding;
   PatternEncoding pattern_encoding;

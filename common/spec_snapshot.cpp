@@ -55,7 +55,7 @@ template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.co
 template <class V> void fields(V& v, PatternEncoding& s) { v(s.offset_bits), v(s.dims_bits), v(s.step_bits), v(s.num_bits), v(s.indirect_dim_bits); }
 template <class V> void fields(V& v, Spec& s) {
   v(s.format), v(s.name), v(s.archs), v(s.default_arch), v(s.nki_versions), v(s.default_nki), v(s.partitions), v(s.engines), v(s.dtypes), v(s.enums), v(s.instructions),
-      v(s.nki_not_modeled),
+      v(s.nki_not_modeled), v(s.nki_spelled_otherwise),
       v(s.opcode_bits), v(s.slice_encoding), v(s.pattern_encoding), v(s.cost_constants), v(s.cross_engine_wait), v(s.id), v(s.json);
 }
 

@@ -116,9 +116,8 @@ TEST_CASE("key errors") {
   CHECK(asm_test::first_error(kTiles + "activation dst=y, op=exp, data=x, scal=2\n") ==
         "unknown key 'scal' for activation; did you mean 'scale'? (keys: dst, op, data; optional: bias, scale, reduce_op, reduce_res, reduce_cmd)");
   CHECK(asm_test::first_error(kTiles + "tensor_tensr dst=y\n") == "unknown instruction 'tensor_tensr'; did you mean 'tensor_tensor'?");
-  CHECK(asm_test::first_error(kTiles + "register_move dst=y\n") ==
-        "'register_move' is an NKI 0.6 instruction that nisa does not model yet (`nisa isa` lists the modeled ones)");
-  CHECK(asm_test::first_error(kTiles + "register_aloc dst=y\n") ==
-        "unknown instruction 'register_aloc'; did you mean 'register_alloc'? (an NKI 0.6 instruction that nisa does not model yet)");
+  CHECK(asm_test::first_error(kTiles + "register_alloc dst=y\n") ==
+        "NKI's register_alloc is written as a declaration, `.reg NAME` (SEMANTICS S17.1) in .nasm");
+  CHECK(asm_test::first_error(kTiles + "register_move dst=y, src=1\n") == "'dst' takes a register, got tensor 'y'");
   CHECK(asm_test::first_error(kTiles + "tensor_tensor dst=y data1=x\n") == "unexpected 'data1' after the value of 'dst'");
 }

@@ -126,7 +126,7 @@ TEST_CASE("decoding to a sink hands over every instruction form, in order, with 
 TEST_CASE("the header holds magic, version, arch and spec id") {
   std::vector<uint8_t> b = encode_program(spec(), test::sample_program(spec()));
   CHECK(std::string(b.begin(), b.begin() + 4) == "NBIN");
-  CHECK(b[nbin::kVersionAt] == 3);  // 2: core counts and tensor cores (LANGUAGE.md 2.7); 3: the NKI version
+  CHECK(b[nbin::kVersionAt] == 4);  // 2: core counts and tensor cores (LANGUAGE.md 2.7); 3: the NKI version; 4: registers
   CHECK(b[nbin::kArchAt] == spec().find_arch("trn3"));
   uint64_t id = 0;
   for (int i = 7; i >= 0; --i) id = (id << 8) | b[nbin::kSpecIdAt + static_cast<std::size_t>(i)];
@@ -207,7 +207,7 @@ TEST_CASE("decode refuses another format version and another spec, naming both")
   }
   SUBCASE("version") {
     b[nbin::kVersionAt] = 2;
-    CHECK(decode_error(b) == "t.nbin: error: format version 2, this nisa reads version 3 at byte 4");
+    CHECK(decode_error(b) == "t.nbin: error: format version 2, this nisa reads version 4 at byte 4");
   }
   SUBCASE("not a binary") {
     std::vector<uint8_t> text = {'.', 'a', 'r', 'c', 'h'};
