@@ -77,6 +77,7 @@ std::string unknown_instruction_message(const Spec& spec, std::string_view name)
   std::vector<std::string> names;
   for (const auto& is : spec.instructions) names.push_back(is.name);
   names.insert(names.end(), spec.nki_not_modeled.begin(), spec.nki_not_modeled.end());
+  for (const auto& spelled : spec.nki_spelled_otherwise) names.push_back(spelled.first);
   const std::string best = closest_name(name, names);
   std::string message = "unknown instruction '" + std::string(name) + "'";
   if (best.empty()) return message;
@@ -84,6 +85,8 @@ std::string unknown_instruction_message(const Spec& spec, std::string_view name)
   message += best;
   message += "'?";
   if (spec.is_nki_not_modeled(best)) message += " (" + not_modeled + ")";
+  for (const auto& [nki_name, spelling] : spec.nki_spelled_otherwise)
+    if (nki_name == best) message += " (NKI's; written " + spelling + " in .nasm)";
   return message;
 }
 

@@ -288,7 +288,7 @@ void write_cost(std::ostringstream& out, const InstructionSpec& is) {
 
 void write_instruction(std::ostringstream& out, const Spec& spec, const InstructionSpec& is) {
   out << "\n### " << is.name << "\n\n";
-  out << "Engine: " << (is.sequencer != Sequencer::none ? std::string("the engine sequencers (S17)") : std::string(engine_name(is.engine)))
+  out << "Engine: " << engine_name(is.engine) << (is.sequencer != Sequencer::none ? " (an engine-sequencer instruction: SEMANTICS S17)" : "")
       << (is.engine_operand >= 0 ? cat(" (or the one ", operand_name(is, is.engine_operand), " selects)") : std::string())
       << " · first arch: " << is.first_arch << " (NeuronCore-v" << is.first_arch_version
       << ") · opcode " << is.opcode << "\n\n"

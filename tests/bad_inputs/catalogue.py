@@ -175,14 +175,15 @@ def make_files():
         sys.exit("cannot assemble the base program: " + r.stderr)
     nbin = open(os.path.join(work, "good.nbin"), "rb").read()
     # A program without tensors: its payload is the core count 1, the NKI
-    # version 1 (0.7, the default), the tensor count 0, the source name, the instruction count 0 and the stream size 0.
+    # version 1 (0.7, the default), the tensor count 0, the register count 0, the source name, the instruction count 0
+    # and the stream size 0.
     write("e.nasm", "")
     r = subprocess.run([NISA, "asm", "e.nasm", "-o", "e.nbin"], cwd=work, capture_output=True, text=True)
     if r.returncode != 0:
         sys.exit("cannot assemble an empty program: " + r.stderr)
     empty = open(os.path.join(work, "e.nbin"), "rb").read()
     os.remove(os.path.join(work, "e.nbin"))
-    if empty[HEADER:] != b"\x01\x01\0\x06e.nasm\0\0":
+    if empty[HEADER:] != b"\x01\x01\0\0\x06e.nasm\0\0":
         sys.exit(f"unexpected payload of an empty program: {empty[HEADER:]!r}")
     os.mkdir(os.path.join(work, "adir"))
     write("afile", "not a folder\n")
@@ -214,7 +215,7 @@ def make_files():
     write("empty.nbin", b"")
     write("short.nbin", nbin[:10])
     write("magic.nbin", b"XBIN" + nbin[4:])
-    write("version.nbin", patched(nbin, 4, struct.pack("<H", 4)))
+    write("version.nbin", patched(nbin, 4, struct.pack("<H", 5)))
     write("spec_id.nbin", patched(nbin, 8, bytes(8)))
     write("crc.nbin", nbin[:-1] + bytes([nbin[-1] ^ 0x40]))
     write("truncated.nbin", nbin[:-1])
@@ -223,10 +224,10 @@ def make_files():
     write("arch.nbin", patched(nbin, 6, struct.pack("<H", 99)))
     write("tensor_count.nbin", payload_replaced(nbin, b"\x01\x01" + varint(1 << 40) + nbin[HEADER + 3:]))
     write("no_payload.nbin", payload_replaced(nbin, b""))
-    write("name_length.nbin", payload_replaced(empty, b"\x01\x01\0" + varint(1 << 50) + b"e.nasm\0\0"))
-    write("instruction_count.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm" + varint(1 << 40) + b"\0"))
+    write("name_length.nbin", payload_replaced(empty, b"\x01\x01\0\0" + varint(1 << 50) + b"e.nasm\0\0"))
+    write("instruction_count.nbin", payload_replaced(empty, b"\x01\x01\0\0\x06e.nasm" + varint(1 << 40) + b"\0"))
     write("line_table.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm\x05\x02\x02\0"))
-    write("stream_size.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm\0" + varint(1 << 33)))
+    write("stream_size.nbin", payload_replaced(empty, b"\x01\x01\0\0\x06e.nasm\0" + varint(1 << 33)))
     write("nasm_as.nbin", GOOD)
 
     # .npy files for run --input x=...
@@ -269,7 +270,7 @@ def make_files():
     write("offset_max.nasm", ".sbuf t f32 [4, 4] @ 9223372036854775807\n")
     # 10 M line entries (1 byte each) and no instruction stream: refused before
     # the instructions are allocated (outputs.py checks the memory).
-    write("line_entries.nbin", payload_replaced(empty, b"\x01\x01\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
+    write("line_entries.nbin", payload_replaced(empty, b"\x01\x01\0\0\x06e.nasm" + varint(10_000_000) + b"\x02" * 10_000_000 + b"\0"))
     os.mkdir(os.path.join(work, "odd_entries"))
     os.symlink("nowhere.npy", os.path.join(work, "odd_entries", "dangling.npy"))
     os.mkdir(os.path.join(work, "fifo_entry"))
@@ -374,7 +375,7 @@ CASES = [
     ("empty binary", ["dis", "empty.nbin", "-o", "b1.nasm"], 2, r"^empty\.nbin: error: truncated header", ["b1.nasm"]),
     ("10-byte binary", ["run", "short.nbin", "--dump", "d_b2"], 2, r"^short\.nbin: error: truncated header", ["d_b2"]),
     ("bad magic", ["dis", "magic.nbin", "-o", "b3.nasm"], 2, r"^magic\.nbin: error: not a \.nbin file \(bad magic number\)", ["b3.nasm"]),
-    ("format version 4", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 4, this nisa reads version 3"),
+    ("format version 5", ["run", "version.nbin"], 2, r"^version\.nbin: error: format version 5, this nisa reads version 4"),
     ("another spec id", ["run", "spec_id.nbin", "--dump", "d_b5"], 2,
      r"^spec_id\.nbin: error: the binary was built with ISA spec .* \(reassemble it\)", ["d_b5"]),
     ("CRC mismatch", ["dis", "crc.nbin", "-o", "b6.nasm"], 2, r"^crc\.nbin: error: checksum mismatch", ["b6.nasm"]),

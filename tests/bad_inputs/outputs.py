@@ -106,7 +106,7 @@ def main():
 
     # --- group 3: bounded reads ---------------------------------------------
     # 10 M one-byte line entries in a 10 MB file: refused within 64 MB of memory.
-    empty_payload = b"\x01\x01\0\x06e.nasm" + bytes([0x80, 0xAD, 0xE2, 0x04]) + b"\x02" * 10_000_000 + b"\0"
+    empty_payload = b"\x01\x01\0\0\x06e.nasm" + bytes([0x80, 0xAD, 0xE2, 0x04]) + b"\x02" * 10_000_000 + b"\0"
     with open(path("e.nasm"), "w"):
         pass
     nisa("asm", "e.nasm", "-o", "e.nbin")

@@ -41,7 +41,7 @@ def main():
             "truncated.nbin": "truncated.nbin: error: truncated: the header announces",
             "longer.nbin": f"longer.nbin: error: trailing bytes after the payload at byte {len(data)}",
             "flipped.nbin": "flipped.nbin: error: checksum mismatch: the file is corrupt at byte 20",
-            "version.nbin": "version.nbin: error: format version 9, this nisa reads version 3 at byte 4",
+            "version.nbin": "version.nbin: error: format version 9, this nisa reads version 4 at byte 4",
         }
         failures = 0
         for name, content in cases.items():

@@ -79,6 +79,11 @@ def stream_size(b):
         init = b[pos]
         pos += 1 + (4 if init == 1 else 0)
         _, pos = varint(b, pos)            # line
+    registers, pos = varint(b, pos)
+    for _ in range(registers):
+        n, pos = varint(b, pos)
+        pos += n + 1                      # name, core
+        _, pos = varint(b, pos)            # line
     n, pos = varint(b, pos)
     pos += n                              # file name
     count, pos = varint(b, pos)
