@@ -16,7 +16,7 @@ import numpy as np
 
 from . import language as nl
 from .. import Error
-from . import _dtypes, _record, _spec
+from . import _dtypes, _record, _registers, _spec
 from ._record import _PYTHON_ERRORS, _state, checked, form, misuse, recording
 from ._tensor import NkiTensor
 
@@ -189,7 +189,8 @@ SIGNATURES = {name: _signature(name) for name in _spec.INSTRUCTIONS if name not 
 
 # NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
 # "nki_instructions_not_modeled").
-NOT_MODELED = list(_spec.NOT_MODELED)
+NOT_MODELED = [name for name in _spec.NOT_MODELED if name not in ("register_alloc", "register_move", "register_load",
+                                                                    "register_store")]
 
 # List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
 _LIST_KEYS = _spec.LIST_KEYS
@@ -449,4 +450,10 @@ _record._ENTRY_CODE = _make_instruction("dma_copy").__code__
 for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
 get_nc_version = checked(get_nc_version, "nisa.get_nc_version")
+
+# The calls on registers (NKI 0.6's register_*, NKI 0.7's scalar_load and
+# scalar_store): _registers.py's, which declares the registers they make.
+VirtualRegister, NkiScalar = _registers.VirtualRegister, _registers.NkiScalar
+for _name in ("register_alloc", "register_move", "register_load", "register_store", "scalar_load", "scalar_store"):
+    globals()[_name] = checked(getattr(_registers, _name), f"nisa.{_name}")
 del _name
