@@ -109,6 +109,20 @@ def test_fori_loop_over_tiles_with_a_runtime_count(tiles):
     np.testing.assert_array_equal(total, expected_total)
 
 
+def test_a_tile_made_before_the_loop_and_read_in_its_body_is_not_clobbered():
+    """Placed by first and last use alone, `shifted` would take `factor`'s
+    bytes (the lowest free ones once `scratch` has used up fresh SBUF) and
+    the second iteration would multiply by what the first left there."""
+    x = np.random.default_rng(3).normal(size=(256, 8192)).astype(np.float32)
+    text = nisa.nki.to_nasm(loops.scaled_tiles, x, i32(2))
+    offsets = dict(re.findall(r"^\.sbuf (\w+) f32 \[128, 8192\] @ (\d+)$", text, re.M))
+    assert sorted(offsets) == ["factor", "scaled", "shifted", "tile"]
+    spans = sorted((int(at), int(at) + 8192 * 4) for at in offsets.values())
+    assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), offsets  # all live through the loop
+    expected = x * np.float32(3) + np.float32(1)
+    np.testing.assert_array_equal(loops.scaled_tiles(x, i32(2)), expected)
+
+
 @pytest.mark.parametrize("count", [0, 1, 7])
 def test_while_loop_countdown(count):
     np.testing.assert_array_equal(loops.countdown(i32(count)), np.float32([[count]]))
