@@ -10,7 +10,9 @@ around the body, which the kernel's Python runs once. Recording.loops holds
 the loops open at the point being recorded; a loop still open when the kernel
 returns (a `break` out of a dynamic_range body) is an error at its line.
 """
+import linecache
 import numbers
+import re
 
 from . import _record
 from ._record import _state, recording
@@ -35,10 +37,10 @@ class Register:
     __slots__ = ("token", "index", "created_at", "hint", "name")
     kind = "register"
 
-    def __init__(self, rec, hint):
+    def __init__(self, rec, hint, named_by=_record._assigned_name):
         self.token = rec.token
         self.created_at = rec.location()
-        self.hint = _record._assigned_name(self.created_at) or hint
+        self.hint = named_by(self.created_at) or hint
         self.name = None
         self.index = len(rec.registers)
         rec.registers.append(self)
@@ -229,10 +231,19 @@ def _step(rec, step, what):
     return int(step)
 
 
-def _fori(rec, lower, upper, step, var_class, what):
+_FOR_TARGET = re.compile(r"^\s*for\s+([A-Za-z]\w*)\s+in\b")
+
+
+def _for_target(location):
+    """`i` from the kernel line `for i in nl.dynamic_range(n):`."""
+    match = _FOR_TARGET.match(linecache.getline(location.file, location.line))
+    return match.group(1) if match else None
+
+
+def _fori(rec, lower, upper, step, var_class, what, named_by=lambda location: None):
     lower, upper = _bound(rec, lower, f"{what} lower"), _bound(rec, upper, f"{what} upper")
     step = _step(rec, step, what)
-    var = var_class(rec, "i")
+    var = var_class(rec, "i", named_by)
     _open(rec, "fori_loop", _FORI, (var, lower, upper, step))
     return var
 
@@ -292,7 +303,7 @@ class DynamicRange:
         self.state += 1
         if self.state == 1:
             start, stop, step = self.args
-            return _fori(rec, start, stop, step, VirtualRegister, "nl.dynamic_range")
+            return _fori(rec, start, stop, step, VirtualRegister, "nl.dynamic_range", _for_target)
         if self.state == 2:
             _close(rec, "fori_loop")
         raise StopIteration
