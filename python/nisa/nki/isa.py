@@ -187,12 +187,11 @@ def _signature(mnemonic):
 
 SIGNATURES = {name: _signature(name) for name in _spec.INSTRUCTIONS if name not in ABSENT}
 
-# NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
-# "nki_instructions_not_modeled").
 # The calls on registers (NKI 0.6's register_*, NKI 0.7's scalar_load and
-# scalar_store): _registers.py's, which declares the registers they make
-# (below); the spec lists the 0.6 ones as not modeled by the .nasm instruction set
-# of its time, which nisa.nki now records.
+# scalar_store) are _registers.py's (set below), which declares the
+# registers they make and records their instructions.
+# NKI 0.6 instructions nisa does not model yet: the spec's
+# "nki_instructions_not_modeled" (isa-spec/isa.json) but those.
 REGISTER_CALLS = ("register_alloc", "register_move", "register_load", "register_store", "scalar_load", "scalar_store")
 NOT_MODELED = [name for name in _spec.NOT_MODELED if name not in REGISTER_CALLS]
 
