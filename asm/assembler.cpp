@@ -144,6 +144,9 @@ struct Driver {
                                                     "-bit tensor fields can name)");
         state.body_started = true;
         parse_declaration(state, diags, t, line);
+      } else if (d == "reg") {
+        state.body_started = true;
+        parse_register(state, t, line);
       } else {
         parse_directive(state, t, line);
       }
@@ -264,6 +267,7 @@ AssembleResult assemble(const Spec& spec, std::string_view source, const std::st
   }
   if (!driver.stopped && !diags.full()) {
     // Only of a program without other errors: a refused sendrecv would leave its peer unmet.
+    if (const auto open = driver.state.sequencer.finish(); open && diags.empty()) diags.error(static_cast<int>(open->text_line), 1, open->message);
     const std::optional<MeetingFailure> f = driver.state.finish_cores();
     if (f && diags.empty()) diags.error(static_cast<int>(f->text_line), 1, f->message);
     driver.allocate();

@@ -11,6 +11,7 @@
 #include "expression.hpp"
 #include "program.hpp"
 #include "program_check.hpp"
+#include "sequencer_check.hpp"
 #include "spec.hpp"
 
 namespace nisa {
@@ -38,6 +39,7 @@ struct AssemblyState {
   std::map<std::string, ExprValue, std::less<>> constants;     // .equ
   std::vector<std::pair<std::string, ExprValue>> rept_vars;    // innermost last
   std::map<std::string, int, std::less<>> tensor_index;        // name -> index in program.tensors
+  std::map<std::string, int, std::less<>> register_index;      // name -> index in program.registers (S17)
   uint64_t tensor_initials = 0;  // bit c % 64 set for the first character c of some tensor name
   uint64_t tensor_lengths = 0;   // bit n % 64 set for the length n of some tensor name
   std::vector<TensorSite> tensor_sites;                        // parallel to program.tensors
@@ -63,6 +65,7 @@ struct AssemblyState {
   int32_t current_core = TensorDecl::kShared;
   std::size_t positions = 0;
   CrossCoreCollector cross_core;
+  SequencerCheck sequencer{spec, program};  // S17: loops closed, registers set before read
 
   // Buffers reused by every instruction line, so that a line allocates nothing.
   Instruction scratch_instruction;
@@ -74,6 +77,28 @@ struct AssemblyState {
     tensor_index[name] = index;
     if (!name.empty()) tensor_initials |= uint64_t{1} << (static_cast<unsigned char>(name[0]) % 64);
     tensor_lengths |= uint64_t{1} << (name.size() % 64);
+  }
+  int find_register(std::string_view name) const {
+    if (register_index.empty()) return -1;
+    auto it = register_index.find(name);
+    return it == register_index.end() ? -1 : it->second;
+  }
+  // `.reg NAME` (SEMANTICS S17): like an on-chip tensor, a register is its
+  // core's (LANGUAGE.md 2.7), and a name is a tensor's or a register's, never
+  // both. "" or why it cannot be declared.
+  std::string add_register(std::string_view name, uint32_t line) {
+    // Appended piece by piece: g++ 12 warns (-Wrestrict, a false positive) on "..." + std::string here.
+    std::string quoted_name(1, '\'');
+    quoted_name.append(name).push_back('\'');
+    if (const int prev = find_register(name); prev >= 0)
+      return "register " + quoted_name + " is already declared at line " + std::to_string(program.registers[static_cast<std::size_t>(prev)].line);
+    if (find_tensor(name) >= 0) return quoted_name + " is already a tensor";
+    if (constants.count(name)) return quoted_name + " is already an .equ constant";
+    if (registers_of_core(program, current_core) >= kMaxRegisters)
+      return "too many registers: a core has " + std::to_string(kMaxRegisters) + " (NKI: 64 32-bit registers per engine sequencer; S17.1)";
+    register_index[std::string(name)] = static_cast<int>(program.registers.size());
+    program.registers.push_back(RegisterDecl{std::string(name), line, current_core});
+    return "";
   }
   int find_tensor(std::string_view name) const {
     // Most identifiers that are looked up are not tensors (enum values,
@@ -101,6 +126,8 @@ struct AssemblyState {
       const TensorDecl& t = program.tensors[i];
       if (t.core != TensorDecl::kShared && t.core == current_core) tensor_index.erase(t.name);
     }
+    for (const RegisterDecl& r : program.registers)
+      if (r.core != TensorDecl::kShared && r.core == current_core) register_index.erase(r.name);
     for (uint64_t& start : program.core_starts)
       if (&start - program.core_starts.data() >= core) start = positions;
     current_core = core;

@@ -1,4 +1,5 @@
-// .hbm NAME DTYPE [d0, ...] ROLE [= INIT] and .sbuf/.psum NAME DTYPE [P, f1, ...] [@ OFFSET].
+// .hbm NAME DTYPE [d0, ...] ROLE [= INIT], .sbuf/.psum NAME DTYPE [P, f1, ...] [@ OFFSET]
+// and .reg NAME (a sequencer register, SEMANTICS S17).
 #include "diagnostics.hpp"
 #include "line_parsers.hpp"
 #include "operand_values.hpp"
@@ -142,6 +143,17 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
     bad.explicit_offset = true;
   }
   state.tensor_sites.push_back(site);
+}
+
+// .reg NAME (SEMANTICS S17): NKI's register_alloc.
+void parse_register(AssemblyState& state, const std::vector<Token>& tokens, int line) {
+  TokenCursor cur{tokens, 0};
+  cur.next();
+  const Token& name = expect_identifier(cur, "a register name");
+  if (!cur.at_end()) throw SourceError{cur.peek().column, "unexpected '" + std::string(cur.peek().text) + "' after .reg"};
+  const uint32_t recorded = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
+  if (state.next_loc && *state.next_loc < 0xFFFFFFFFu) ++*state.next_loc;
+  if (const std::string why = state.add_register(name.text, recorded); !why.empty()) throw SourceError{name.column, why};
 }
 
 }  // namespace nisa

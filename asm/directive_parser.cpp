@@ -5,7 +5,7 @@
 namespace nisa {
 
 const std::vector<std::string>& directive_names() {
-  static const std::vector<std::string> names = {"arch", "nki", "equ", "hbm", "sbuf", "psum", "rept", "endr", "file", "loc", "cores", "core"};
+  static const std::vector<std::string> names = {"arch", "nki", "equ", "hbm", "sbuf", "psum", "reg", "rept", "endr", "file", "loc", "cores", "core"};
   return names;
 }
 

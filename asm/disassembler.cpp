@@ -5,6 +5,7 @@
 // instruction's line whenever it is not the previous one + 1.
 #include "disassembler.hpp"
 
+#include <algorithm>
 #include <bit>
 
 #include "float_text.hpp"
@@ -61,6 +62,10 @@ std::string pattern_text(const Program& p, const TensorDecl& t, const TensorView
   s += "], offset=" + std::to_string(v.offset);
   if (v.indirect == IndirectKind::tensor && v.index.size() == 1) {
     s += ", indirect=" + view_text(p, v.index[0]);
+  } else if (v.index_register >= 0) {
+    s += ", scalar_offset=" + p.registers[static_cast<std::size_t>(v.index_register)].name;
+    s += ", indirect_dim=" + std::to_string(v.indirect_dim);
+    if (v.index_stride != 0) s += ", index_stride=" + std::to_string(v.index_stride);
   } else if (v.indirect != IndirectKind::none && v.index.size() == 1) {
     s += v.indirect == IndirectKind::vector ? ", vector_offset=" : ", scalar_offset=";
     s += view_text(p, v.index[0]);
@@ -130,6 +135,7 @@ std::string operand_text(const Spec& spec, const Program& p, const OperandSpec& 
       s += '"';
       return s;
     }
+    case OperandState::reg: return p.registers[static_cast<std::size_t>(op.integer)].name;
     case OperandState::absent: break;
   }
   return "";
@@ -167,6 +173,8 @@ std::string disassemble_cores(const Spec& spec, const Program& program) {
   for (int core = 0; core < core_count(program); ++core) {
     lines.push_back(".core " + std::to_string(core));
     for (; t < program.tensors.size() && program.tensors[t].core == core; ++t) place(program.tensors[t].line, declaration_text(program.tensors[t]));
+    for (const RegisterDecl& r : program.registers)
+      if (r.core == core) place(r.line, ".reg " + r.name);
     const PositionRange range = core_positions(program, core, program.instructions.size());
     for (std::size_t i = range.begin; i < range.end; ++i) place(program.instructions[i].line, instruction_text(spec, program, program.instructions[i]));
   }
@@ -182,7 +190,12 @@ std::string disassemble(const Spec& spec, const Program& program) {
   // Directives before the first declaration that needs its line; `.arch` of
   // the default arch may be left out when there is no room for it.
   std::vector<std::string> pending;
-  uint32_t first_decl = program.tensors.empty() ? 0 : program.tensors.front().line;
+  // Declarations at their lines: tensors and registers (S17) in line order.
+  std::vector<std::pair<uint32_t, std::string>> declarations;
+  for (const TensorDecl& t : program.tensors) declarations.emplace_back(t.line, declaration_text(t));
+  for (const RegisterDecl& r : program.registers) declarations.emplace_back(r.line, ".reg " + r.name);
+  std::stable_sort(declarations.begin(), declarations.end(), [](const auto& a, const auto& b) { return a.first < b.first; });
+  const uint32_t first_decl = declarations.empty() ? 0 : declarations.front().first;
   bool room_for_both = first_decl == 0 || first_decl > 2;
   if (program.arch != spec.default_arch || room_for_both) {
     std::string arch = ".arch ";
@@ -196,10 +209,10 @@ std::string disassemble(const Spec& spec, const Program& program) {
 
   std::vector<std::string> lines;  // lines[k] is source line k + 1
   std::size_t next_pending = 0;
-  for (const TensorDecl& t : program.tensors) {
-    while (next_pending < pending.size() && lines.size() + 1 < t.line) lines.push_back(pending[next_pending++]);
-    while (lines.size() + 1 < t.line) lines.emplace_back();
-    lines.push_back(declaration_text(t));
+  for (auto& [line, text] : declarations) {
+    while (next_pending < pending.size() && lines.size() + 1 < line) lines.push_back(pending[next_pending++]);
+    while (lines.size() + 1 < line) lines.emplace_back();
+    lines.push_back(std::move(text));
   }
   while (next_pending < pending.size()) lines.push_back(pending[next_pending++]);
 

@@ -187,6 +187,8 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     };
     report(check_instruction(spec, state.program, ins));
     if (ok) report(check_on_core(spec, state.program, ins, state.instruction_core()));
+    if (ok)
+      if (const std::optional<CheckFailure> f = state.sequencer.add(state.instruction_core(), ins, static_cast<uint32_t>(line))) report({*f});
   }
   if (!ok) return;
   state.take_instruction(ins, static_cast<uint32_t>(line));

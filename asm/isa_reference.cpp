@@ -252,6 +252,8 @@ void write_encoding(std::ostringstream& out, const Spec& spec, const Instruction
       case OperandKind::boolean: how += "bit"; break;
       case OperandKind::integer: how += "two's complement"; break;
       case OperandKind::string: how += "byte count, then each byte (8 bits)"; break;
+      case OperandKind::reg: how += "register index"; break;
+      case OperandKind::reg_or_int: how += "1 bit (1 = register), then the register index or the integer in two's complement"; ++flags; break;
       case OperandKind::list:
         how += cat("entry count (", std::to_string(f.count_bits), " bits), then each integer of each entry in two's complement (",
                    std::to_string(f.bits), " bits)");
@@ -286,7 +288,7 @@ void write_cost(std::ostringstream& out, const InstructionSpec& is) {
 
 void write_instruction(std::ostringstream& out, const Spec& spec, const InstructionSpec& is) {
   out << "\n### " << is.name << "\n\n";
-  out << "Engine: " << engine_name(is.engine)
+  out << "Engine: " << (is.sequencer != Sequencer::none ? std::string("the engine sequencers (S17)") : std::string(engine_name(is.engine)))
       << (is.engine_operand >= 0 ? cat(" (or the one ", operand_name(is, is.engine_operand), " selects)") : std::string())
       << " · first arch: " << is.first_arch << " (NeuronCore-v" << is.first_arch_version
       << ") · opcode " << is.opcode << "\n\n"

@@ -11,6 +11,7 @@ namespace nisa {
 
 // .hbm / .sbuf / .psum (LANGUAGE.md 2.1). Reports its errors to `diags`.
 void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::vector<Token>& tokens, int line);
+void parse_register(AssemblyState& state, const std::vector<Token>& tokens, int line);
 
 // .arch / .equ / .file / .loc. Throws SourceError.
 void parse_directive(AssemblyState& state, const std::vector<Token>& tokens, int line);

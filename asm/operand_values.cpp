@@ -169,6 +169,7 @@ void reset_operand(Operand& out) {
   out.view.indirect = IndirectKind::none;
   out.view.indirect_dim = 0;
   out.view.index_stride = 0;
+  out.view.index_register = -1;
   out.view.index.clear();
   out.scalar = 0;
   out.integer = 0;
@@ -238,6 +239,7 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
   v.indirect = IndirectKind::none;
   v.indirect_dim = 0;
   v.index_stride = 0;
+  v.index_register = -1;
   v.index.clear();
   static constexpr std::string_view names[] = {"pattern",      "offset",       "vector_offset", "scalar_offset",
                                                 "indirect_dim", "index_stride", "indirect"};
@@ -283,6 +285,14 @@ void parse_access_pattern(const AssemblyState& state, TokenCursor& cur, TensorVi
       if (v.indirect != IndirectKind::none)
         throw SourceError{at.column, "vector_offset, scalar_offset and indirect are mutually exclusive (NKI 0.6)"};
       const Token& idx = cur.peek();
+      // scalar_offset=REG (S17.3): a register's value moves the view.
+      if (const int reg = idx.kind == TokenKind::identifier ? state.find_register(idx.text) : -1; reg >= 0) {
+        if (which != 3) throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor; only scalar_offset may name a register"};
+        cur.next();
+        v.indirect = IndirectKind::scalar;
+        v.index_register = reg;
+        continue;
+      }
       if (idx.kind != TokenKind::identifier || (state.find_tensor(idx.text) < 0 && find_pattern_tensor(state, idx.text) < 0))
         throw SourceError{idx.column, std::string(names[which]) + " takes an index tensor or its .ap(...) view, got " + quoted(idx.text)};
       // indirect=IDX: NKI 0.6 NkiTensor.indirect(IDX), Tensor Indirection on
@@ -316,6 +326,7 @@ void parse_tensor_view(const AssemblyState& state, TokenCursor& cur, TensorView&
   v.indirect = IndirectKind::none;
   v.indirect_dim = 0;
   v.index_stride = 0;
+  v.index_register = -1;
   v.index.clear();
   // The whole tensor, then the slices given replace their dimensions (S1.4).
   v.tensor = index;
@@ -361,12 +372,14 @@ void set_default_operand(const AssemblyState& state, const InstructionSpec& ins,
       o.integer = d.boolean ? 1 : 0;
       break;
     case OperandKind::integer:
+    case OperandKind::reg_or_int:  // a default is the integer form
       o.state = OperandState::integer;
       o.integer = static_cast<int64_t>(d.number);
       break;
     case OperandKind::list:
     case OperandKind::tensor_list:
-    case OperandKind::string: break;  // never has a default
+    case OperandKind::string:
+    case OperandKind::reg: break;  // never has a default
   }
 }
 
@@ -464,6 +477,25 @@ void resolve_operand(AssemblyState& state, const InstructionSpec& ins, int index
     case OperandKind::tensor_list:
       resolve_tensor_list(state, os, cur, o);
       break;
+    case OperandKind::reg:
+    case OperandKind::reg_or_int: {  // S17: a register declared with .reg (or, reg_or_int, an integer)
+      const int reg = first.kind == TokenKind::identifier ? state.find_register(first.text) : -1;
+      if (reg >= 0) {
+        cur.next();
+        o.state = OperandState::reg;
+        o.integer = reg;
+      } else if (os.kind == OperandKind::reg_or_int && !names_tensor && first.text != "true" && first.text != "false" &&
+                 (first.kind != TokenKind::identifier || is_known_name(first.text))) {
+        o.state = OperandState::integer;
+        o.integer = require_integer(parse_expression(cur, state.scope()), first.column, key());
+      } else if (first.kind == TokenKind::identifier && !names_tensor && !is_known_name(first.text)) {
+        throw SourceError{first.column, "unknown register '" + std::string(first.text) + "' (declare it with .reg " + std::string(first.text) + ")"};
+      } else {
+        throw SourceError{first.column, key() + " takes a register" + (os.kind == OperandKind::reg_or_int ? " or an integer" : "") +
+                                            ", got " + describe_value(state, first)};
+      }
+      break;
+    }
     case OperandKind::string: {  // "text": one line, no '"' (the lexer ends it there), no control character
       if (first.kind != TokenKind::string)
         throw SourceError{first.column, key() + " takes a quoted string (\"...\"), got " + describe_value(state, first)};

@@ -119,6 +119,7 @@ bool ProgramBuilder::recorded_view(const TensorView& given, TensorView& out) con
   out.indirect = given.indirect;
   out.indirect_dim = given.indirect_dim;
   out.index_stride = given.index_stride;  // 0: not given (LANGUAGE.md 2.3)
+  out.index_register = -1;
   out.index.clear();
   if (given.index_stride < 0 || (given.indirect == IndirectKind::none && given.index_stride != 0)) return false;
   if (given.indirect == IndirectKind::none) {
@@ -128,6 +129,10 @@ bool ProgramBuilder::recorded_view(const TensorView& given, TensorView& out) con
       out.pattern.clear();
       return true;
     }
+  } else if (given.index_register >= 0) {  // scalar_offset=REG (S17.3)
+    if (given.indirect != IndirectKind::scalar || !given.index.empty() || given.indirect_dim < 0 || given.indirect_dim > 7 ||
+        static_cast<std::size_t>(given.index_register) >= state_.program.registers.size())
+      return false;
   } else if (given.index.size() != 1 || given.indirect_dim < 0 || given.indirect_dim > 7) {
     return false;
   }
@@ -135,7 +140,9 @@ bool ProgramBuilder::recorded_view(const TensorView& given, TensorView& out) con
   out.is_pattern = true;
   out.offset = given.offset;
   out.pattern = given.pattern;
-  if (given.indirect != IndirectKind::none) {
+  if (given.index_register >= 0) {
+    out.index_register = given.index_register;
+  } else if (given.indirect != IndirectKind::none) {
     out.index.resize(1);
     if (given.index[0].indirect != IndirectKind::none || !recorded_view(given.index[0], out.index[0])) return false;
   }
@@ -225,6 +232,19 @@ bool ProgramBuilder::read_value(const InstructionSpec& is, int index, const Give
         string_operand(state_, tokens_[0], o);  // a control character: SourceError, refused below
         return true;
       }
+      case OperandKind::reg:
+      case OperandKind::reg_or_int:  // S17: a register by name, or (reg_or_int) an integer
+        if (given.kind == Kind::name) {
+          const int reg = state_.find_register(given.text);
+          if (reg < 0) return false;
+          o.state = OperandState::reg;
+          o.integer = reg;
+          return true;
+        }
+        if (os.kind == OperandKind::reg || !number()) return false;
+        o.state = OperandState::integer;
+        o.integer = require_integer(v, 0, os.name);
+        return true;
       case OperandKind::tensor_list:
         o.state = OperandState::tensor_list;
         if (given.kind == Kind::list && given.entries.empty()) return true;  // `[]`
@@ -265,9 +285,16 @@ bool ProgramBuilder::add(const Form& form, std::span<const GivenValue> values, u
   ins.line = static_cast<uint32_t>(line);
   if ((core_count(state_.program) > 1 && state_.current_core == TensorDecl::kShared) ||
       !check_instruction(state_.spec, state_.program, ins).empty() ||
-      !check_on_core(state_.spec, state_.program, ins, state_.instruction_core()).empty())
+      !check_on_core(state_.spec, state_.program, ins, state_.instruction_core()).empty() ||
+      state_.sequencer.add(state_.instruction_core(), ins, ins.line))
     return refuse();
   state_.take_instruction(ins, 0);
+  return true;
+}
+
+bool ProgramBuilder::declare_register(std::string_view name, uint64_t line) {
+  state_.body_started = true;
+  if (refused_ || line < 1 || line > 0xFFFFFFFFu || !state_.add_register(name, static_cast<uint32_t>(line)).empty()) return refuse();
   return true;
 }
 
@@ -288,7 +315,7 @@ bool ProgramBuilder::begin_core(int core) {
 }
 
 std::optional<Program> ProgramBuilder::finish() {
-  if (refused_ || state_.finish_cores() || !allocate_tensors(state_.spec, state_.program).empty()) return std::nullopt;
+  if (refused_ || state_.sequencer.finish() || state_.finish_cores() || !allocate_tensors(state_.spec, state_.program).empty()) return std::nullopt;
   return std::move(state_.program);
 }
 

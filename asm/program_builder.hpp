@@ -72,6 +72,8 @@ class ProgramBuilder {
   // (offset explicit): `decl` with its name, memory, dtype, shape, role or
   // offset and line. False: refused.
   bool declare(TensorDecl decl);
+  // .reg NAME (SEMANTICS S17) at `line`. False: refused.
+  bool declare_register(std::string_view name, uint64_t line);
 
   // An instruction's mnemonic and keys, resolved once for all instructions
   // written with them: the spec instruction, and the operand of each key.

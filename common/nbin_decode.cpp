@@ -11,6 +11,7 @@
 #include "nbin.hpp"
 #include "nbin_format.hpp"
 #include "cross_core.hpp"
+#include "sequencer_check.hpp"
 #include "nbin_validate.hpp"
 
 namespace nisa {
@@ -236,6 +237,31 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   }
   nbin::validate_tensors(spec, p, file_name, tensor_at);
 
+  // Registers (SEMANTICS S17): name, core + 1 (0: section-less), line.
+  const std::size_t register_count = r.count("register count", 3);
+  for (std::size_t i = 0; i < register_count; ++i) {
+    std::size_t at = r.pos;
+    RegisterDecl reg;
+    reg.name = r.text("register name");
+    if (!is_identifier(reg.name)) r.fail("register name is not an identifier", at);
+    const std::size_t core_field_at = r.pos;
+    const uint64_t core = r.u8("register core");
+    if (core > static_cast<uint64_t>(core_count(p))) r.fail("register " + reg.name + ": core " + std::to_string(core - 1), core_field_at);
+    reg.core = static_cast<int32_t>(core) - 1;
+    for (const TensorDecl& t : p.tensors)
+      if (t.name == reg.name) r.fail("register " + reg.name + " has the name of a tensor", at);
+    for (const RegisterDecl& o : p.registers)
+      if (o.name == reg.name && (o.core == reg.core || o.core == TensorDecl::kShared || reg.core == TensorDecl::kShared))
+        r.fail("register " + reg.name + " declared twice", at);
+    if (registers_of_core(p, reg.core) >= kMaxRegisters)
+      r.fail("more than " + std::to_string(kMaxRegisters) + " registers on one core", at);
+    const std::size_t line_at = r.pos;
+    const uint64_t line = r.varint("register line");
+    if (line < 1 || line > UINT32_MAX) r.fail("register " + reg.name + ": line " + std::to_string(line), line_at);
+    reg.line = static_cast<uint32_t>(line);
+    p.registers.push_back(std::move(reg));
+  }
+
   // Line table, before the stream so that errors in it can name source lines.
   p.file = r.text("source file name");
   std::size_t count = r.count("instruction count", 1);  // each has a line entry of >= 1 byte
@@ -281,6 +307,7 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
   BitReader in{bytes.data() + r.pos, uint64_t{stream_bytes} * 8, 0, r.pos, &file_name};
   int core = 0;
   CrossCoreCollector cross_core;
+  SequencerCheck sequencer(spec, p);
   for (std::size_t i = 0; i < count; ++i) {
     Instruction& ins = each ? scratch : p.instructions[i];
     if (each) ins.line = lines[i];
@@ -297,8 +324,10 @@ Program decode_program(const Spec& spec, const std::vector<uint8_t>& bytes, cons
     while (core + 1 < core_count(p) && p.core_starts[static_cast<std::size_t>(core) + 1] <= i) ++core;
     nbin::validate_instruction(spec, p, ins, core, file_name, fr.where, fr.operand_at, at);
     cross_core.add(spec, core, i, ins);
+    if (const std::optional<CheckFailure> f = sequencer.add(core, ins, ins.line)) in.fail(where + ": " + f->message, at);
     if (each) each(p, ins);
   }
+  if (const auto open = sequencer.finish()) throw InputError(p.file + ":" + std::to_string(open->text_line) + ": error: " + open->message);
   if (core_count(p) > 1)
     if (const CoreMeetings m = cross_core.match(spec, p); m.failure) throw InputError(p.file + ":" + std::to_string(m.failure->line) + ": error: " + m.failure->message);
   if (in.remaining() >= 8) in.fail("trailing bytes after the last instruction", in.byte_offset());

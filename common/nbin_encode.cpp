@@ -161,6 +161,12 @@ NbinEncoder::Parts NbinEncoder::finish(const Program& program) {
   w.varint(static_cast<uint64_t>(program.nki));
   w.varint(program.tensors.size());
   for (const TensorDecl& t : program.tensors) write_tensor(w, program, t);
+  w.varint(program.registers.size());
+  for (const RegisterDecl& reg : program.registers) {
+    w.text(reg.name);
+    w.u8(static_cast<uint64_t>(reg.core + 1));  // 0: section-less, k + 1: core k's
+    w.varint(reg.line);
+  }
   if (!error_.empty()) throw InputError(program.file + error_);
 
   stream_.finish();

@@ -17,7 +17,9 @@ namespace nisa::nbin {
 
 // Header: every integer little-endian.
 inline constexpr uint8_t kMagic[4] = {'N', 'B', 'I', 'N'};
-inline constexpr uint64_t kFormatVersion = 3;  // 2: programs for several cores (LANGUAGE.md 2.7); 3: the NKI version (`.nki`)
+// 2: programs for several cores (LANGUAGE.md 2.7); 3: the NKI version (`.nki`);
+// 4: sequencer registers and loops (SEMANTICS S17)
+inline constexpr uint64_t kFormatVersion = 4;
 inline constexpr std::size_t kVersionAt = 4;      // u16
 inline constexpr std::size_t kArchAt = 6;         // u16 index into Spec::archs
 inline constexpr std::size_t kSpecIdAt = 8;       // u64 Spec::id
@@ -39,6 +41,18 @@ inline std::size_t max_tensor_count(const Spec& spec) {
       if ((k == OperandKind::tensor || k == OperandKind::tensor_or_scalar || k == OperandKind::tensor_list) && f.bits > widest) widest = f.bits;
     }
   return std::size_t{1} << widest;
+}
+
+// A register index (of scalar_offset=REG; register operands have their own
+// field widths in the spec).
+inline constexpr int kViewRegisterBits = 6;
+static_assert((1 << kViewRegisterBits) >= kMaxRegisters);
+
+// A register index read from a file names a declared register.
+template <class Io>
+void check_register(Io& io, const Program& p, int64_t r) {
+  if (r < 0 || r >= static_cast<int64_t>(p.registers.size()))
+    io.fail("register index " + std::to_string(r) + " but the program declares " + std::to_string(p.registers.size()));
 }
 
 // Instruction lines are stored as differences from the previous line.
@@ -109,6 +123,7 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
       v.indirect = IndirectKind::none;
       v.indirect_dim = 0;
       v.index_stride = 0;
+      v.index_register = -1;
       v.index.clear();
     } else {
       if (!indirect && v.index_stride != 0) io.fail("index_stride on a view without a runtime index");
@@ -125,17 +140,27 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     io.flag(strided);
     int64_t stride = v.index_stride;
     if (strided) io.unsigned_field(stride, spec.pattern_encoding.offset_bits, "index_stride");
+    // scalar_offset: 1 bit 'register' (S17.3), then the register's index
+    // instead of the index view.
+    bool by_register = !Io::reading && v.index_register >= 0;
+    if (!vector) io.flag(by_register);
+    int64_t reg = v.index_register;
+    if (by_register) {
+      io.unsigned_field(reg, kViewRegisterBits, "register index");
+      check_register(io, p, reg);
+    }
     if constexpr (Io::reading) {
       // one encoding per program: a given stride is positive (0 means "not given")
       if (strided && stride < 1) io.fail("index_stride " + std::to_string(stride) + " is not positive");
       v.indirect = !vector ? IndirectKind::scalar : dim == 1 ? IndirectKind::tensor : IndirectKind::vector;
       v.indirect_dim = static_cast<int32_t>(dim);
       v.index_stride = strided ? stride : 0;
-      v.index.resize(1);
+      v.index_register = by_register ? static_cast<int32_t>(reg) : -1;
+      v.index.resize(by_register ? 0 : 1);
     } else {
-      if (v.index.size() != 1) io.fail("indirect view without its index");
+      if (v.index.size() != (by_register ? 0u : 1u)) io.fail(by_register ? "register offset with an index view" : "indirect view without its index");
     }
-    code_view(io, spec, p, index_bits, v.index[0], true);
+    if (!by_register) code_view(io, spec, p, index_bits, v.index[0], true);
     return;
   }
   if constexpr (Io::reading) {
@@ -146,6 +171,7 @@ void code_view(Io& io, const Spec& spec, const Program& p, int index_bits, View&
     v.indirect = IndirectKind::none;
     v.indirect_dim = 0;
     v.index_stride = 0;
+    v.index_register = -1;
     v.index.clear();
   }
   const SliceEncoding& se = spec.slice_encoding;
@@ -307,6 +333,33 @@ void code_operand(Io& io, const Spec& spec, const Program& p, const InstructionS
       int64_t index = op.integer;
       io.string_field(index, f.bits, p);
       if constexpr (Io::reading) op.integer = index;
+      break;
+    }
+    case OperandKind::reg: {  // the register's index
+      expect(OperandState::reg);
+      int64_t r = op.integer;
+      io.unsigned_field(r, f.bits, "register index");
+      check_register(io, p, r);
+      if constexpr (Io::reading) op.integer = r;
+      break;
+    }
+    case OperandKind::reg_or_int: {  // 1 bit 'register', then the index or the integer
+      bool is_register = op.state == OperandState::reg;
+      io.flag(is_register);
+      int64_t value = op.integer;
+      if (is_register) {
+        io.unsigned_field(value, f.bits, "register index");
+        check_register(io, p, value);
+      } else {
+        expect(OperandState::integer);
+        io.signed_field(value, f.bits, "integer");
+        if (value < os.int_min || value > os.int_max)
+          io.fail("integer " + std::to_string(value) + " outside [" + std::to_string(os.int_min) + ", " + std::to_string(os.int_max) + "]");
+      }
+      if constexpr (Io::reading) {
+        op.state = is_register ? OperandState::reg : OperandState::integer;
+        op.integer = value;
+      }
       break;
     }
     case OperandKind::tensor_list: {  // the view count, then each view as a tensor operand

@@ -63,6 +63,10 @@ struct TensorView {
   // `indirect`.
   int64_t index_stride = 0;
   std::vector<TensorView> index;     // the index view when indirect (one entry), else empty
+  // scalar_offset=REG (SEMANTICS S17.3): the register (index into
+  // Program::registers) whose value moves the view, instead of an index view;
+  // -1 otherwise. Only with IndirectKind::scalar.
+  int32_t index_register = -1;
   bool operator==(const TensorView&) const = default;
 };
 
@@ -74,13 +78,13 @@ struct AffineView {
   std::vector<PatternDim> dims;
 };
 
-enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list, tensor_list, string };
+enum class OperandState : uint8_t { absent, tensor, scalar, integer, enumerated, boolean, list, tensor_list, string, reg };
 
 struct Operand {
   OperandState state = OperandState::absent;
   TensorView view;      // tensor
   float scalar = 0;     // scalar: already rounded to float32 (LANGUAGE.md 2.3)
-  int64_t integer = 0;  // integer value, enum value index, bool (0/1), or string: index into Program::strings
+  int64_t integer = 0;  // integer value, enum value index, bool (0/1), string: index into Program::strings, reg: into Program::registers
   // list: the integers of every entry, row-major (`pattern=[[1, 64], [2, 8]]`
   // is {1, 64, 2, 8}; the spec's list_items gives the entry size). Empty, and
   // so without an allocation, for every other kind.
@@ -121,6 +125,15 @@ struct TensorDecl {
   }
 };
 
+// A sequencer register (`.reg NAME`, NKI's register_alloc; SEMANTICS S17):
+// a 32-bit signed integer, undefined until an instruction sets it.
+struct RegisterDecl {
+  std::string name;
+  uint32_t line = 0;
+  int32_t core = TensorDecl::kShared;  // the core whose section declares it (kShared: section-less)
+  bool operator==(const RegisterDecl&) const = default;
+};
+
 struct Program {
   int arch = 0;            // index into Spec::archs
   int nki = 0;             // index into Spec::nki_versions: the NKI version whose instruction forms apply (`.nki`)
@@ -135,6 +148,9 @@ struct Program {
   // (the last core to the end), each core's in program order. Empty: one
   // core, which runs them all.
   std::vector<uint64_t> core_starts;
+  // SEMANTICS S17: the sequencer registers, in declaration order (at most
+  // kMaxRegisters per core).
+  std::vector<RegisterDecl> registers;
   bool operator==(const Program&) const = default;
 };
 

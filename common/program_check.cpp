@@ -58,6 +58,7 @@ std::string state_name(OperandState s) {
     case OperandState::list: return "a list";
     case OperandState::tensor_list: return "a list of tensors";
     case OperandState::string: return "a string";
+    case OperandState::reg: return "a register";
   }
   return "?";
 }
@@ -203,6 +204,26 @@ bool InstructionChecker::check_indirect(int i, const TensorView& v) {
   if (t.memory != Memory::hbm) {
     fail(i, quoted(key(i)) + ": " + form + " indexes an HBM tensor; '" + t.name + "' is in " + std::string(memory_name(t.memory)));
     return false;
+  }
+  if (v.index_register >= 0) {
+    // scalar_offset=REG (S17.3): the register holds the index; its value is
+    // bounded when the instruction runs, as an index tensor's is.
+    if (vector || !v.index.empty() || static_cast<std::size_t>(v.index_register) >= program.registers.size()) {
+      fail(i, quoted(key(i)) + ": a register offset is a scalar_offset of a declared register");
+      return false;
+    }
+    if (v.indirect_dim < 0 || static_cast<std::size_t>(v.indirect_dim) >= t.shape.size()) {
+      fail(i, quoted(key(i)) + ": indirect_dim " + std::to_string(v.indirect_dim) + " is not a dimension of '" + t.name + "' (" +
+                  std::to_string(t.shape.size()) + " dimensions)");
+      return false;
+    }
+    const int64_t elements = element_count(t.shape);
+    if (v.index_stride < 0 || v.index_stride > elements) {
+      fail(i, quoted(key(i)) + ": index_stride " + std::to_string(v.index_stride) + " must be 1 to the " + std::to_string(elements) +
+                  " elements of '" + t.name + "'");
+      return false;
+    }
+    return true;
   }
   if (v.index.size() != 1) {
     fail(i, quoted(key(i)) + ": " + form + " without its index tensor");
@@ -388,6 +409,18 @@ void InstructionChecker::check_operand(int i) {
     case OperandKind::tensor_list:
       if (o.state != OperandState::tensor_list) return fail(i, quoted(key(i)) + " must be a list of tensors, got " + got());
       return check_tensor_list_operand(i);
+    case OperandKind::reg:
+    case OperandKind::reg_or_int:
+      if (o.state == OperandState::reg) {
+        if (o.integer < 0 || static_cast<std::size_t>(o.integer) >= program.registers.size())
+          fail(i, quoted(key(i)) + " names register " + std::to_string(o.integer) + " of " + std::to_string(program.registers.size()));
+        return;
+      }
+      if (os.kind == OperandKind::reg || o.state != OperandState::integer)
+        return fail(i, quoted(key(i)) + " must be a register" + (os.kind == OperandKind::reg ? "" : " or an integer") + ", got " + got());
+      if (o.integer < os.int_min || o.integer > os.int_max)
+        fail(i, quoted(key(i)) + " = " + std::to_string(o.integer) + " is out of range [" + std::to_string(os.int_min) + ", " + std::to_string(os.int_max) + "]");
+      return;
     case OperandKind::string:
       if (o.state != OperandState::string) return fail(i, quoted(key(i)) + " must be a string, got " + got());
       if (o.integer < 0 || static_cast<std::size_t>(o.integer) >= program.strings.size())

@@ -44,7 +44,7 @@ OperandKind parse_kind(const Node& n) {
   std::string s = n.str();
   for (auto k : {OperandKind::tensor, OperandKind::scalar, OperandKind::tensor_or_scalar,
                  OperandKind::enumeration, OperandKind::boolean, OperandKind::integer, OperandKind::list, OperandKind::tensor_list,
-                 OperandKind::string})
+                 OperandKind::string, OperandKind::reg, OperandKind::reg_or_int})
     if (operand_kind_name(k) == s) return k;
   n.fail("unknown operand kind \"" + s + "\" (tensor, scalar, tensor_or_scalar, enum, bool, int, list, tensor_list, string)");
 }
@@ -264,7 +264,7 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
       op.enum_allowed_mask = es.values.size() == 64 ? ~uint64_t{0} : (uint64_t{1} << es.values.size()) - 1;
     }
   }
-  if (op.kind == OperandKind::integer) {
+  if (op.kind == OperandKind::integer || op.kind == OperandKind::reg_or_int) {
     op.int_min = o.at("min").integer(INT64_MIN / 2, INT64_MAX / 2);
     op.int_max = o.at("max").integer(op.int_min, INT64_MAX / 2);
   }
@@ -310,8 +310,11 @@ OperandSpec parse_operand(const Node& o, const Spec& spec, const InstructionSpec
         dv.number = parse_scalar(d);
         break;
       case OperandKind::integer:
+      case OperandKind::reg_or_int:  // a default is the integer form
         dv.number = static_cast<double>(d.integer(op.int_min, op.int_max));
         break;
+      case OperandKind::reg:
+        d.fail("a register operand has no default");
       case OperandKind::boolean:
         dv.boolean = d.boolean();
         break;
@@ -389,6 +392,13 @@ void parse_encoding(const Node& fields, const Spec& spec, InstructionSpec& ins) 
       case OperandKind::string:  // the byte count, then the bytes
         if (fs.bits > 32) bits.fail("a string length field is at most 32 bits");
         break;
+      case OperandKind::reg:
+        if ((int64_t{1} << std::min(fs.bits, 62)) < kMaxRegisters) bits.fail("a register field must hold the indices of " + std::to_string(kMaxRegisters) + " registers");
+        break;
+      case OperandKind::reg_or_int:  // 1 bit 'register', then the index or the integer
+        require_twos_complement_range(bits, fs.bits, op.int_min, op.int_max, op.name);
+        if ((int64_t{1} << std::min(fs.bits, 62)) < kMaxRegisters) bits.fail("a register field must hold the indices of " + std::to_string(kMaxRegisters) + " registers");
+        break;
     }
     ins.encoding.push_back(fs);
   }
@@ -456,6 +466,15 @@ void parse_instructions(const Node& root, Spec& spec, const TimelineNames& timel
       if (kind == "pair") ins.cross_core = CrossCore::pair;
       else if (kind == "barrier") ins.cross_core = CrossCore::barrier;
       else c.fail("cross_core is \"pair\" or \"barrier\"");
+    }
+    if (n.has("sequencer")) {
+      Node q = n.at("sequencer");
+      const std::string kind = q.str();
+      if (kind == "register") ins.sequencer = Sequencer::reg;
+      else if (kind == "fori_loop") ins.sequencer = Sequencer::fori_loop;
+      else if (kind == "while_loop") ins.sequencer = Sequencer::while_loop;
+      else if (kind == "end_loop") ins.sequencer = Sequencer::end_loop;
+      else q.fail("sequencer is \"register\", \"fori_loop\", \"while_loop\" or \"end_loop\"");
     }
     Node checks = n.at("constraints");
     for (std::size_t k = 0; k < checks.size(); ++k) ins.checks.push_back(parse_check(checks.at(k), spec, ins));

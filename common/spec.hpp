@@ -30,7 +30,9 @@ std::string_view engine_name(Engine e);
 // each checked like a tensor operand; its count range is list_min/max_count.
 // string: a quoted text of one line (device_print's print_prefix), kept in
 // the program's string table (Program::strings); never has a default.
-enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list, tensor_list, string };
+// reg: a sequencer register (SEMANTICS S17, `.reg`); reg_or_int: a register
+// or an integer in [int_min, int_max] (NKI: "int or VirtualRegister").
+enum class OperandKind : uint8_t { tensor, scalar, tensor_or_scalar, enumeration, boolean, integer, list, tensor_list, string, reg, reg_or_int };
 std::string_view operand_kind_name(OperandKind k);
 
 struct ArchSpec {
@@ -220,7 +222,7 @@ struct CostSpec {
   // Compiled at load (S6), so nothing parses formulas per instruction.
   CostFormula formula;                      // `cycles`
   std::vector<CostFormula> extra_formulas;  // parallel to extra_if_present
-  int size_of = -1;  // operand whose view gives N, BYTES and P
+  int size_of = -1;  // operand whose view gives N, BYTES and P; -1: none (a sequencer instruction without a tensor)
   // Data dependencies for the timeline, resolved from the spec's
   // "cost"/"timeline" section: operands written (all other tensors are read),
   // the accumulator command operand and its idle value, the accumulator result.
@@ -233,6 +235,15 @@ struct CostSpec {
 };
 
 enum class CrossCore : uint8_t { none, pair, barrier };
+
+// SEMANTICS S17: an instruction of the engine sequencers rather than of an
+// engine's datapath: a register operation, or the start or end of a runtime
+// loop (the only instructions that change what runs next).
+enum class Sequencer : uint8_t { none, reg, fori_loop, while_loop, end_loop };
+// NKI 0.6 register_alloc: "64x 32-bit registers per engine sequencer"; each
+// register a program declares lives in every sequencer, so a core has 64.
+inline constexpr int kMaxRegisters = 64;
+inline bool starts_loop(Sequencer s) { return s == Sequencer::fori_loop || s == Sequencer::while_loop; }
 
 struct InstructionSpec {
   std::string name;
@@ -265,6 +276,9 @@ struct InstructionSpec {
   // in program order), barrier = core_barrier (every core named waits for the
   // others). none for everything else.
   CrossCore cross_core = CrossCore::none;
+  // "sequencer": register (register_move/load/store/op), fori_loop,
+  // while_loop, end_loop; none for the engines' instructions.
+  Sequencer sequencer = Sequencer::none;
 
   int find_operand(std::string_view name) const;  // -1 if none
 

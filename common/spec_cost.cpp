@@ -48,9 +48,14 @@ CostSpec parse_cost(const Node& c, const Spec& spec, const InstructionSpec& ins,
   cs.cycles = c.at("cycles").str();
   cs.formula = cost_formula(c.at("cycles"), spec);
   cs.estimate = c.at("estimate").boolean();
-  cs.size_of = operand_ref(c.at("size_of"), ins);
-  if (const OperandSpec& s = ins.operands[static_cast<std::size_t>(cs.size_of)]; s.kind != OperandKind::tensor || !s.required)
-    c.at("size_of").fail("operand " + s.name + " is not a required tensor");
+  // A sequencer instruction without a tensor operand (S17.4) has no size.
+  if (ins.sequencer != Sequencer::none && !c.has("size_of")) {
+    cs.size_of = -1;
+  } else {
+    cs.size_of = operand_ref(c.at("size_of"), ins);
+    if (const OperandSpec& s = ins.operands[static_cast<std::size_t>(cs.size_of)]; s.kind != OperandKind::tensor || !s.required)
+      c.at("size_of").fail("operand " + s.name + " is not a required tensor");
+  }
   if (c.has("cases")) {
     Node cases = c.at("cases");
     for (std::size_t i = 0; i < cases.size(); ++i) {

@@ -38,6 +38,8 @@ std::string_view operand_kind_name(OperandKind k) {
     case OperandKind::list: return "list";
     case OperandKind::tensor_list: return "tensor_list";
     case OperandKind::string: return "string";
+    case OperandKind::reg: return "register";
+    case OperandKind::reg_or_int: return "register_or_int";
   }
   return "?";
 }

@@ -47,7 +47,8 @@ template <class V> void fields(V& v, CostSpec& c) {
 }
 template <class V> void fields(V& v, InstructionSpec& i) {
   v(i.name), v(i.opcode), v(i.engine), v(i.first_arch_version), v(i.first_arch), v(i.description), v(i.operands), v(i.checks),
-      v(i.encoding), v(i.cost), v(i.engine_operand), v(i.engine_of_value), v(i.writes_whole_outputs), v(i.partitions_independent), v(i.cross_core);
+      v(i.encoding), v(i.cost), v(i.engine_operand), v(i.engine_of_value), v(i.writes_whole_outputs), v(i.partitions_independent), v(i.cross_core),
+      v(i.sequencer);
 }
 template <class V> void fields(V& v, DtypeSpec& d) { v(d.dtype), v(d.name), v(d.aliases), v(d.size); }
 template <class V> void fields(V& v, SliceEncoding& s) { v(s.start_bits), v(s.count_bits), v(s.step_bits); }

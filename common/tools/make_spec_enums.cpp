@@ -62,7 +62,7 @@ bool write_file(const std::string& path, const std::string& text) {
 std::string operands_header(const nisa::Spec& spec) {
   std::ostringstream out;
   out << "// Generated from isa-spec/isa.json by common/tools/make_spec_enums.cpp; do not edit.\n"
-      << "#pragma once\n#include <cstddef>\n#include <iterator>\n#include <string_view>\n\n#include \"spec.hpp\"\n\n"
+      << "#pragma once\n#include <array>\n#include <cstddef>\n#include <iterator>\n#include <string_view>\n\n#include \"spec.hpp\"\n\n"
       << "namespace nisa {\n\n"
       << "// One operand of one instruction: the instruction's place in the spec this\n"
       << "// build was generated from, and the operand's index in its operand list\n"
@@ -77,7 +77,8 @@ std::string operands_header(const nisa::Spec& spec) {
   for (const auto& ins : spec.instructions) out << " \\\n  X(" << identifier(ins.name) << ")";
   out << "\n\n// Operand names per instruction, for spec_operands_match.\n";
   for (const auto& ins : spec.instructions) {
-    out << "inline constexpr std::string_view " << identifier(ins.name) << "_operands[] = {";
+    // std::array: an instruction without operands (end_loop) is an empty one.
+    out << "inline constexpr std::array<std::string_view, " << ins.operands.size() << "> " << identifier(ins.name) << "_operands = {";
     for (const auto& o : ins.operands) out << '"' << o.name << "\", ";
     out << "};\n";
   }
@@ -102,7 +103,7 @@ std::string operands_header(const nisa::Spec& spec) {
       << "    }\n    return true;\n  };\n  using namespace spec_instruction;\n  return";
   for (std::size_t i = 0; i < spec.instructions.size(); ++i) {
     const std::string n = identifier(spec.instructions[i].name);
-    out << (i ? " &&\n        " : " ") << "same(names[" << i << "], " << n << "_operands, std::size(" << n << "_operands))";
+    out << (i ? " &&\n        " : " ") << "same(names[" << i << "], " << n << "_operands.data(), " << n << "_operands.size())";
   }
   out << ";\n}\n\n}  // namespace nisa\n";
   return out.str();

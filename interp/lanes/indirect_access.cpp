@@ -24,7 +24,7 @@ int64_t index_at(const TileAccess& t, int64_t partition, int64_t element) {
 bool shift_of(const IndirectSide* side, int64_t p, int64_t& bytes, int64_t& index) {
   bytes = 0;
   if (!side) return true;
-  index = index_at(*side->index, side->vector ? p : 0, 0);
+  index = side->reg >= 0 ? read_register(*side->machine, side->reg, side->reg_site) : index_at(*side->index, side->vector ? p : 0, 0);
   // Bounded before multiplying: a u32 index times a large unit would overflow.
   if (index < side->first_index || index > side->last_index) return false;
   bytes = index * side->unit * side->element_size;  // inside the tensor: no overflow
@@ -48,7 +48,13 @@ const IndirectSide* indirect_side(const DecodeContext& c, const TensorView& v) {
   if (v.indirect == IndirectKind::none) return nullptr;
   const TensorDecl& t = c.program.tensors[static_cast<std::size_t>(v.tensor)];
   IndirectSide side;
-  side.index = c.tiles.with_rows(c.tiles.view(v.index[0]), 1);
+  if (v.index_register >= 0) {
+    side.reg = v.index_register;
+    side.machine = &c.machine;
+    side.reg_site = c.register_site();
+  } else {
+    side.index = c.tiles.with_rows(c.tiles.view(v.index[0]), 1);
+  }
   side.vector = v.indirect == IndirectKind::vector;
   side.unit = indirect_unit(c.program, v);  // index_stride, or the declared stride of indirect_dim
   const AffineView a = affine_view(c.program, v);  // a vector's first step is already 0

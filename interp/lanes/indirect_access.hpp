@@ -7,6 +7,7 @@
 #include <string>
 
 #include "decode_context.hpp"
+#include "registers.hpp"
 
 namespace nisa {
 
@@ -25,7 +26,12 @@ struct IndexSite {
 IndexSite index_site(const DecodeContext& c, const TensorView& v);
 
 struct IndirectSide {
-  const TileAccess* index = nullptr;  // the index view, in its own layout
+  const TileAccess* index = nullptr;  // the index view, in its own layout (nullptr: a register's)
+  // scalar_offset=REG (S17.3): the register whose value is the index, read
+  // from `machine` when the step runs; -1 with an index view.
+  int32_t reg = -1;
+  const Machine* machine = nullptr;
+  RegisterSite reg_site;
   bool vector = false;                // one index per partition (else one for all)
   int64_t unit = 0;                   // elements one index step moves
   int64_t low = 0, high = 0;          // flat elements the static view reaches (index 0)

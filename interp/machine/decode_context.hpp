@@ -6,6 +6,7 @@
 #pragma once
 #include <initializer_list>
 
+#include "registers.hpp"
 #include "spec_operands.hpp"
 #include "step.hpp"
 #include "tile_table.hpp"
@@ -37,6 +38,14 @@ struct DecodeContext {
   // A scalar operand as dst bits (memset, tensor_copy_predicated): converted
   // to `dtype` once, an integer operand for an integer dtype exactly (S2.2/S2.3).
   uint32_t scalar_bits(OperandSlot o, Dtype dtype) const;
+  // S17: a register operand's index; a register-or-integer operand; where
+  // this instruction reads registers, for the fault of an unset one.
+  int32_t reg(OperandSlot o) const { return static_cast<int32_t>(operand(o).integer); }
+  RegisterOrInt register_or_int(OperandSlot o) const {
+    const Operand& op = operand(o);
+    return op.state == OperandState::reg ? RegisterOrInt{static_cast<int32_t>(op.integer), 0} : RegisterOrInt{-1, static_cast<int32_t>(op.integer)};
+  }
+  RegisterSite register_site() const { return RegisterSite{&program, instruction_spec.name.c_str(), instruction.line, 0}; }
   // An enum operand: the spec's value index is the generated C++ enum's value.
   template <class E>
   E enum_value(OperandSlot o) const {

@@ -11,7 +11,7 @@ namespace {
 // Every field of Operand and TensorView is hashed and compared below: a new
 // field must be added there too (or two different instructions would run as
 // one). These sizes change when a field is added.
-static_assert(sizeof(TensorView) == 112 && sizeof(Operand) == 184 && sizeof(Instruction) == 40,
+static_assert(sizeof(TensorView) == 120 && sizeof(Operand) == 192 && sizeof(Instruction) == 40,
               "Operand, TensorView or Instruction changed: update instruction_hash and same_operands");
 
 // FNV-1a over 64-bit words (one multiply each: this runs for every
@@ -26,6 +26,7 @@ struct Hasher {
       add(static_cast<uint64_t>(v.offset));
       add(static_cast<uint64_t>(v.indirect) << 32 | static_cast<uint32_t>(v.indirect_dim));
       add(static_cast<uint64_t>(v.index_stride));
+      add(static_cast<uint64_t>(static_cast<uint32_t>(v.index_register)));
     }
     for (const DimSlice& d : v.dims) {
       add(static_cast<uint64_t>(d.start));
@@ -60,7 +61,8 @@ uint64_t instruction_hash(const Instruction& ins) {
       case OperandState::integer:
       case OperandState::enumerated:
       case OperandState::boolean:
-      case OperandState::string: h.add(static_cast<uint64_t>(o.integer)); break;  // string: its table index (each text once)
+      case OperandState::string:  // its table index (each text once)
+      case OperandState::reg: h.add(static_cast<uint64_t>(o.integer)); break;  // the register's index
       case OperandState::list:
         for (int32_t v : o.list) h.add(static_cast<uint32_t>(v));
         break;

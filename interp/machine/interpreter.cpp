@@ -9,6 +9,7 @@
 #include "decode_context.hpp"
 #include "error.hpp"
 #include "instructions.hpp"
+#include "loop_walk.hpp"
 #include "prefault.hpp"
 
 namespace nisa {
@@ -154,11 +155,13 @@ void execute_step(const Step& s, Machine& machine) {
 }
 
 void execute(const std::vector<Step>& steps, Machine& machine) {
-  for (const Step& s : steps) execute_step(s, machine);
+  walk_positions(0, steps.size(), machine, [&](std::size_t i) -> const Step& { return steps[i]; },
+                 [&](std::size_t i) { execute_step(steps[i], machine); });
 }
 
 void execute(const SharedSteps& shared, Machine& machine) {
-  for (const uint32_t k : shared.order) execute_step(shared.steps[k], machine);
+  const auto step_at = [&](std::size_t i) -> const Step& { return shared.steps[shared.order[i]]; };
+  walk_positions(0, shared.order.size(), machine, step_at, [&](std::size_t i) { execute_step(step_at(i), machine); });
 }
 
 }  // namespace nisa

@@ -92,6 +92,16 @@ struct Machine {
   // set_rng_seed(0) leaves them when the machine starts.
   std::array<std::array<XorwowState, kVectorGenerators>, kLanes> vector_rng{};
   std::array<std::array<XorwowState, kGpsimdGenerators>, kLanes> gpsimd_rng{};
+  // S17.1: the sequencer registers (`.reg`), by index into Program::registers;
+  // bit r of registers_set says register r holds a value (reading one that
+  // does not is a runtime fault: registers.hpp).
+  std::array<int32_t, kMaxRegisters> registers{};
+  uint64_t registers_set = 0;
+  // S17.2: the instructions runtime loops may run before the run stops with a
+  // fault (an endless while_loop), counted over loop iterations; not state.
+  uint64_t loop_step_limit = kDefaultLoopStepLimit;
+  uint64_t loop_steps = 0;
+  static constexpr uint64_t kDefaultLoopStepLimit = 1'000'000'000;
   // Not state: where device_print writes; nullptr prints nothing (unit tests).
   PrintOutput* print_output = nullptr;
   // A program for several cores (LANGUAGE.md 2.7): this machine is core 0;

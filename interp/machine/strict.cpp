@@ -12,6 +12,7 @@
 
 #include "error.hpp"
 #include "interpreter.hpp"
+#include "loop_walk.hpp"
 
 namespace nisa {
 
@@ -140,10 +141,10 @@ void StrictRun::run(const Step& s) { tracker_->run(s); }
 void execute_strict(const Program& program, const std::vector<Step>& steps, Machine& machine,
                     Interruption* interruption) {
   StrictRun strict(program, machine);
-  for (const Step& s : steps) {
-    strict.run(s);
+  walk_positions(0, steps.size(), machine, [&](std::size_t i) -> const Step& { return steps[i]; }, [&](std::size_t i) {
+    strict.run(steps[i]);
     between_steps(interruption);
-  }
+  });
 }
 
 }  // namespace nisa

@@ -8,6 +8,7 @@
 #include "error.hpp"
 #include "hbm_races.hpp"
 #include "interpreter.hpp"
+#include "loop_walk.hpp"
 #include "partition_split.hpp"
 #include "plain_paths.hpp"
 
@@ -24,6 +25,15 @@ UpperHalves second_thread_halves(bool fast, const Spec& spec, std::vector<Step>&
                                  const std::function<const Instruction&(const Step&)>& instruction_of) {
   if (!fast || !second_thread_allowed()) return {};
   return split_partitions(spec, steps, tiles, instruction_of, split_min_elements());
+}
+
+// Whether the program has a runtime loop (S17.2): the dead-store pass reasons
+// about one pass over the positions, which a loop's next iteration breaks (a
+// store the next iteration reads is not dead), so it is off for such programs.
+bool has_loops(const Spec& spec, const DistinctInstructions& distinct) {
+  for (std::size_t k = 0; k < distinct.distinct_count(); ++k)
+    if (starts_loop(spec.instructions[static_cast<std::size_t>(distinct.distinct(static_cast<uint32_t>(k)).spec_index)].sequencer)) return true;
+  return false;
 }
 
 // Each core's cross-core instructions, in position order (CrossCoreCollector).
@@ -82,12 +92,13 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
       decoded[k] = predecode(spec, program, distinct, m, side.positions);
       strict.emplace_back(program, m);
       side.run = [&, k, first, c](std::size_t from, std::size_t to) {
-        for (std::size_t i = from; i < to; ++i) {
-          const Step& s = decoded[k].steps[i - first];
-          check_hbm_step(*races, c, s);
-          strict[k].run(s);
-          between_steps(settings.interruption);
-        }
+        walk_positions(from, to, core_machine(machine, c), [&](std::size_t i) -> const Step& { return decoded[k].steps[i - first]; },
+                       [&](std::size_t i) {
+                         const Step& s = decoded[k].steps[i - first];
+                         check_hbm_step(*races, c, s);
+                         strict[k].run(s);
+                         between_steps(settings.interruption);
+                       });
       };
       side.step_at = [&, k, first](std::size_t i) -> const Step& { return decoded[k].steps[i - first]; };
     } else {
@@ -144,10 +155,11 @@ RunStats run_loaded_program(const Spec& spec, LoadedProgram& loaded, Machine& ma
     // The dead-store pass's accesses gathered as predecoding meets each
     // distinct instruction (one walk over them).
     StoreEffects effects;
+    const bool skip_dead = fast && !has_loops(spec, distinct);
     SharedSteps shared = predecode_shared(spec, program, distinct, machine, [&](uint32_t k, const Instruction& ins) {
-      if (fast) effects.add(spec, program, k, ins);
+      if (skip_dead) effects.add(spec, program, k, ins);
     });
-    if (fast) stats.dead = drop_dead_positions(spec, program, distinct, shared.order, &effects);
+    if (skip_dead) stats.dead = drop_dead_positions(spec, program, distinct, shared.order, &effects);
     const UpperHalves upper = second_thread_halves(fast, spec, shared.steps, *shared.tiles, instruction_at);
     hold.unlock();
     stats.cut = upper.steps.size();
@@ -165,11 +177,11 @@ void run_lockstep(const Spec& spec, LoadedProgram& loaded, Machine& machine, con
   const DecodedProgram decoded = predecode(spec, loaded.program, loaded.distinct, machine);
   hold.unlock();
   on_state(-1, 0);
-  for (std::size_t i = 0; i < decoded.steps.size(); ++i) {
+  walk_positions(0, decoded.steps.size(), machine, [&](std::size_t i) -> const Step& { return decoded.steps[i]; }, [&](std::size_t i) {
     between_steps(interruption);
     execute_step(decoded.steps[i], machine);
     on_state(static_cast<std::ptrdiff_t>(i), decoded.steps[i].line);
-  }
+  });
 }
 
 }  // namespace nisa

@@ -26,7 +26,8 @@ bool all_in(const Instruction& ins, const CostCase& c, const Program& program) {
 
 double instruction_cycles(const Spec& spec, const Program& program, const Instruction& ins) {
   const CostSpec& cost = spec.instructions[static_cast<std::size_t>(ins.spec_index)].cost;
-  const CostInputs in = cost_inputs(program, ins.operands[static_cast<std::size_t>(cost.size_of)].view);
+  // A sequencer instruction without a tensor (S17.4) has no size.
+  const CostInputs in = cost.size_of < 0 ? CostInputs{0, 0, 0} : cost_inputs(program, ins.operands[static_cast<std::size_t>(cost.size_of)].view);
   const CostFormula* formula = &cost.formula;
   for (const CostCase& c : cost.cases)
     if (all_in(ins, c, program)) {

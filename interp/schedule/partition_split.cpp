@@ -1,5 +1,7 @@
 #include "partition_split.hpp"
 
+#include "loop_walk.hpp"
+
 #include <sched.h>
 
 #include <atomic>
@@ -218,10 +220,12 @@ void run_positions(const std::vector<Step>& steps, const UpperHalves& upper, Mac
 TwoThreads::TwoThreads(Machine& machine) : machine_(machine) {}
 TwoThreads::~TwoThreads() = default;
 
+// Positions walk with their loops (S17.2); run(k) runs step k.
 void TwoThreads::execute(const std::vector<Step>& steps, std::span<const uint32_t> order, const UpperHalves& upper,
                          Interruption* interruption) {
   run_positions(steps, upper, machine_, second_, interruption, [&](auto&& run) {
-    for (const uint32_t k : order) run(k);
+    walk_positions(0, order.size(), machine_, [&](std::size_t i) -> const Step& { return steps[order[i]]; },
+                   [&](std::size_t i) { run(order[i]); });
   });
 }
 
@@ -229,7 +233,7 @@ void execute_two_threads(const std::vector<Step>& steps, const UpperHalves& uppe
                          Interruption* interruption) {
   std::unique_ptr<SecondThread> second;
   run_positions(steps, upper, machine, second, interruption, [&](auto&& run) {
-    for (std::size_t k = 0; k < steps.size(); ++k) run(k);
+    walk_positions(0, steps.size(), machine, [&](std::size_t i) -> const Step& { return steps[i]; }, run);
   });
 }
 
