@@ -244,9 +244,9 @@ class RecordingReader {
     out.indirect = kind == "vector" ? IndirectKind::vector : kind == "scalar" ? IndirectKind::scalar : IndirectKind::tensor;
     out.indirect_dim = static_cast<int32_t>(dim);
     if (by_register) {
-      const Ref index = slots_.index.of(index_object);
+      const Ref register_index = slots_.index.of(index_object);
       int64_t number = 0;
-      if (!index || !read_integer(index.ptr(), number) || number < 0 || number > std::numeric_limits<int32_t>::max()) return false;
+      if (!register_index || !read_integer(register_index.ptr(), number) || number < 0 || number > std::numeric_limits<int32_t>::max()) return false;
       out.index_register = static_cast<int32_t>(number);
       return true;
     }

@@ -114,13 +114,13 @@ def test_a_tile_made_before_the_loop_and_read_in_its_body_is_not_clobbered():
     bytes (the lowest free ones once `scratch` has used up fresh SBUF) and
     the second iteration would multiply by what the first left there."""
     x = np.random.default_rng(3).normal(size=(256, 8192)).astype(np.float32)
-    text = nisa.nki.to_nasm(loops.scaled_tiles, x, i32(2))
+    text = nisa.nki.to_nasm(loops.scaled_tiles, x, i32(256))
     offsets = dict(re.findall(r"^\.sbuf (\w+) f32 \[128, 8192\] @ (\d+)$", text, re.M))
     assert sorted(offsets) == ["factor", "scaled", "shifted", "tile"]
     spans = sorted((int(at), int(at) + 8192 * 4) for at in offsets.values())
     assert all(a[1] <= b[0] for a, b in zip(spans, spans[1:])), offsets  # all live through the loop
     expected = x * np.float32(3) + np.float32(1)
-    np.testing.assert_array_equal(loops.scaled_tiles(x, i32(2)), expected)
+    np.testing.assert_array_equal(loops.scaled_tiles(x, i32(256)), expected)
 
 
 @pytest.mark.parametrize("count", [0, 1, 7])
@@ -309,7 +309,7 @@ def test_a_two_core_loop_program_handed_over_is_the_text_program():
     assert native is not None, "the builder refused a program nisa.nki recorded"
     from_text = nisa.assemble(recorded.text, file="<recorded>")
     assert nisa.Program(native).to_nbin() == from_text.to_nbin()
-    assert recorded.text.count("\nfori_loop ") == 2 and recorded.text.count(".reg rows") == 2
+    assert recorded.text.count("\nfori_loop ") == 2 and recorded.text.count("\n.reg reg\n") == 2  # _load_register's, one per core
 
 
 def test_sendrecv_inside_a_loop_is_refused():

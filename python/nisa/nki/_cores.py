@@ -75,6 +75,13 @@ class CoreRecordings:
             for s in rec.storages:
                 if s.same_as is not None:
                     s.index = s.same_as.index
+        # A register's index is the program's (core 0's registers, then core
+        # 1's, ...), as a view's index_register names it.
+        index = 0
+        for rec in self.recordings:
+            for r in rec.registers:
+                r.index = index
+                index += 1
         self._declared = shared, sections
         return self._declared
 

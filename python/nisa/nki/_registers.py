@@ -131,6 +131,8 @@ def _tensor(rec, value, what):
 
 
 # --- NKI 0.6: nki.isa's register calls ------------------------------------------
+# register_move, register_load and register_store take name= (not recorded),
+# as every nki.isa instruction function does.
 def register_alloc(x=None):
     """nisa.register_alloc(x=None): a new register (`.reg`), set to the
     integer x when given (register_move)."""
@@ -141,19 +143,19 @@ def register_alloc(x=None):
     return register
 
 
-def register_move(dst, src):
+def register_move(dst, src, *, name=None):
     """nisa.register_move(dst, src): dst = an integer or another register."""
     rec = _state.recording or recording()
     rec.put(_MOVE, (_own(rec, dst, "register_move dst"), operand(rec, src, "register_move src")), ())
 
 
-def register_load(dst, src):
+def register_load(dst, src, *, name=None):
     """nisa.register_load(dst, src): dst = the one (int32) element of src."""
     rec = _state.recording or recording()
     rec.put(_LOAD, (_own(rec, dst, "register_load dst"), _tensor(rec, src, "register_load src")), ())
 
 
-def register_store(dst, src):
+def register_store(dst, src, *, name=None):
     """nisa.register_store(dst, src): the one (int32) element of dst = src."""
     rec = _state.recording or recording()
     rec.put(_STORE, (_tensor(rec, dst, "register_store dst"), _own(rec, src, "register_store src")), ("dst",))

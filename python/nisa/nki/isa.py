@@ -147,7 +147,12 @@ OVERRIDES = {
                               "and axis required; the .nasm operands are data, op, negate, axis, with axis optional"),
 }
 # Spec instructions that are not nki.isa functions, with why.
-ABSENT = {"device_print": "NKI 0.6 has it as nki.language.device_print (nisa.nki.language records it), not in nki.isa"}
+ABSENT = {"device_print": "NKI 0.6 has it as nki.language.device_print (nisa.nki.language records it), not in nki.isa",
+          "register_op": "NKI 0.7's NkiScalar arithmetic (s * 4 + 1), which _registers.NkiScalar records; not an "
+                         "nki.isa call",
+          "fori_loop": "nki.language.fori_loop and dynamic_range (_registers.py records it), not in nki.isa",
+          "while_loop": "nki.language.while_loop (_registers.py records it), not in nki.isa",
+          "end_loop": "the end of nki.language's runtime loops (_registers.py records it), not in nki.isa"}
 
 
 def _nki_parameters(mnemonic):

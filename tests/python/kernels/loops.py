@@ -43,8 +43,8 @@ def tiles_times_two_plus_one(x, n_rows):
 
 
 @nki.jit
-def scaled_tiles(x, n_tiles):
-  """out tile t = x tile t * 3 + 1 for t < n_tiles (read at run time), tiles
+def scaled_tiles(x, n_rows):
+  """out tile t = x tile t * 3 + 1 for the first n_rows rows (read at run time), tiles
   of 128 x 8192 float32 (32 KiB a partition). `factor` is made before the
   loop and last read by the body's second instruction; `scratch` (160 KiB,
   used before the loop only) leaves too little fresh SBUF on trn2 for the
@@ -52,10 +52,10 @@ def scaled_tiles(x, n_tiles):
   or the second iteration reads them clobbered."""
   width = x.shape[1]
   out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
-  count = _load_register(n_tiles)
+  rows = _load_register(n_rows)
   factor = nl.full((128, width), 3.0, dtype=nl.float32, buffer=nl.sbuf)
   scratch = nl.zeros((128, 5 * width), dtype=nl.float32, buffer=nl.sbuf)
-  for i in nl.dynamic_range(count):
+  for i in nl.dynamic_range(0, rows, 128):
     tile = nl.ndarray((128, width), dtype=nl.float32, buffer=nl.sbuf)
     nisa.dma_copy(dst=tile, src=x.ap(pattern=[[width, 128], [1, width]], offset=0, scalar_offset=i, indirect_dim=0))
     scaled = nl.ndarray((128, width), dtype=nl.float32, buffer=nl.sbuf)
