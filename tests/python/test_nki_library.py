@@ -430,21 +430,27 @@ def mamba_case(version, b, s, c, st, kind):
 
 
 # --- experimental/dynamic_shapes dynamic_elementwise_add (test_dynamic_elementwise_add.py) --
-def dynamic_elementwise_add_case(m_dim, h_dim, swapped=False, lnc=2):
+def dynamic_elementwise_add_case(m_dim, h_dim, swapped=False, lnc=2, tiles=None):
     """The kernel's M-tile loop is a runtime loop (nl.dynamic_range over a
     register loaded from num_m_tiles), recorded once. `swapped`: the test's
-    commutativity case (the kernel gets b, a; the golden is a + b; tolerance 0)."""
+    commutativity case (the kernel gets b, a; the golden is a + b; tolerance 0).
+    `tiles`: ours, fewer M-tiles than M // 128 (the docstring: the rows after
+    them are unmodified, here the zeros an output starts with)."""
     def run():
         input_a, input_b = refs.gaussian_tensors([((m_dim, h_dim), dt("bfloat16")), ((m_dim, h_dim), dt("bfloat16"))])
-        num_m_tiles = np.array([[m_dim // 128]], dtype=np.int32)
+        num_m_tiles = np.array([[m_dim // 128 if tiles is None else tiles]], dtype=np.int32)
         given = (input_b, input_a) if swapped else (input_a, input_b)
         outputs = simulate(lib("experimental.dynamic_shapes").dynamic_elementwise_add, lnc, input_a=given[0],
                            input_b=given[1], num_m_tiles=num_m_tiles)
-        return checks(outputs, refs.dynamic_elementwise_add(input_a, input_b),
-                      close(0.0, 0.0) if swapped else close(1e-2, 1e-3))
+        expected = refs.dynamic_elementwise_add(input_a, input_b)
+        if tiles is not None:
+            expected["result"][tiles * 128:] = 0
+        return checks(outputs, expected, close(0.0, 0.0) if swapped else close(1e-2, 1e-3))
     note = "" if lnc == 2 else "the test runs LNC=2 (CompilerArgs())"
-    return Case("dynamic_elementwise_add", f"m{m_dim}_h{h_dim}" + ("_swapped" if swapped else ""), "bfloat16", run,
-                lnc=lnc, note=note)
+    if tiles is not None:
+        note = f"ours: num_m_tiles={tiles} of {m_dim // 128}"
+    name = f"m{m_dim}_h{h_dim}" + ("_swapped" if swapped else "") + ("" if tiles is None else f"_tiles{tiles}")
+    return Case("dynamic_elementwise_add", name, "bfloat16", run, lnc=lnc, note=note)
 
 
 def deferred(case, why):
@@ -649,6 +655,8 @@ CASES = [
     *[dynamic_elementwise_add_case(m, h, swapped=True) for m in (128, 256) for h in (512, 1024)],
     dynamic_elementwise_add_case(256, 1024, lnc=1),
     dynamic_elementwise_add_case(1024, 2048, lnc=1),
+    dynamic_elementwise_add_case(1024, 1024, tiles=3),
+    dynamic_elementwise_add_case(1024, 1024, tiles=0),
     mamba_case("v1", 1, 512, 256, 16, "ones"),
     mamba_case("v2", 1, 2048, 256, 16, "ones"),
     mamba_case("v3", 1, 2048, 256, 16, "ones"),
