@@ -342,7 +342,7 @@ class RecordingReader {
 // program of one core; else, per core, (its declarations, its instructions[,
 // its registers]) (nisa/nki/_cores.py), `declarations` being the shared ones
 // (LANGUAGE.md 2.7). `registers`: [(name, line)] of a program of one core
-// (LANGUAGE.md 2.8); `register_type`: _registers.Register (None: no register
+// (SEMANTICS S17); `register_type`: _registers.Register (None: no register
 // operand is read as one).
 py::object build_recorded(const std::string& arch, const std::string& file, const py::list& declarations,
                           const py::list& instructions, const py::type& tensor_type, const py::function& render_value,

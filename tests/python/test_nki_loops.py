@@ -1,6 +1,6 @@
 """Runtime loops and registers in nisa.nki (issue 29): nl.fori_loop,
 nl.while_loop and nl.dynamic_range record their body once, as a loop
-(LANGUAGE.md 2.8), and run it the number of times the device's registers say;
+(SEMANTICS S17), and run it the number of times the device's registers say;
 nisa.register_* (NKI 0.6) and, under NKI 0.7, nisa.scalar_load and NkiScalar
 arithmetic. Expected values are NumPy formulas of what each kernel's NKI
 docstring says it computes (tests/python/kernels/loops.py)."""
@@ -316,3 +316,19 @@ def test_sendrecv_inside_a_loop_is_refused():
     with pytest.raises(nisa.Error) as info:
         loops.sendrecv_in_loop[2](np.ones((4, 8), np.float32))
     assert info.value.line == marked_line("sendrecv_in_loop"), info.value.message
+
+
+def test_a_register_of_another_core_is_refused():
+    import nki.isa as nisa_isa
+    import nki.language as nl
+    kept = []
+
+    @nisa.nki.jit
+    def share(x):
+        kept.append(nisa_isa.register_alloc(1))
+        cell = nl.ndarray((1, 1), dtype=nl.int32, buffer=nl.sbuf)
+        nisa_isa.register_store(cell, kept[0])
+        return x
+
+    with pytest.raises(nisa.Error, match="is core 0's: each core has its own registers"):
+        nisa.nki.to_nasm(share[2], i32(1))

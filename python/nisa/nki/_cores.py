@@ -115,7 +115,7 @@ class CoreRecordings:
                     add(f".loc {line}")
                 add(_record.declaration_text(s), s.created_at)
                 implied = line + 1
-            for r in rec.registers:  # a core's registers are its own (LANGUAGE.md 2.8)
+            for r in rec.registers:  # a core's registers are its own (SEMANTICS S17)
                 line = r.created_at.line
                 if line != implied:
                     add(f".loc {line}")

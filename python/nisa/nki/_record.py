@@ -597,7 +597,7 @@ class Recording:
                         storage.name, storage.declared, storage.same_as = first.name, False, first
                         continue
                 storage.name = claim(wanted)
-        for register in self.registers:  # one namespace with the tensors (LANGUAGE.md 2.8)
+        for register in self.registers:  # one namespace with the tensors (SEMANTICS S17)
             register.name = claim(register.hint)
 
     def header(self):

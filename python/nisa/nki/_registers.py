@@ -1,7 +1,7 @@
 """Registers and runtime loops (issue 29): NKI's VirtualRegister (0.6
 `nisa.register_alloc`) and NkiScalar (0.7 `nisa.scalar_load`), and the
 loops whose trip count a register gives (`nl.fori_loop`, `nl.while_loop`,
-`nl.dynamic_range`), recorded once, as loops (LANGUAGE.md 2.8).
+`nl.dynamic_range`), recorded once, as loops (SEMANTICS S17).
 
 A register is a 32-bit signed integer of the engine sequencers. The kernel
 declares it (`.reg NAME`, Recording.registers) and sets it with register_move,
@@ -19,7 +19,7 @@ from ._record import _state, recording
 
 INT32_MIN, INT32_MAX = -2 ** 31, 2 ** 31 - 1
 
-# The instructions recorded here (the .nasm forms of LANGUAGE.md 2.8).
+# The instructions recorded here (the .nasm forms of SEMANTICS S17).
 _MOVE = _record.form("register_move", ("dst", "src"))
 _LOAD = _record.form("register_load", ("dst", "src"))
 _STORE = _record.form("register_store", ("dst", "src"))
@@ -34,11 +34,10 @@ class Register:
     tensors' names, Recording.name_the_rest), its index in declaration order
     (a view's index_register in the handover) and the line of the call that
     made it."""
-    __slots__ = ("token", "index", "created_at", "hint", "name")
-    kind = "register"
+    __slots__ = ("token", "core", "index", "created_at", "hint", "name")
 
     def __init__(self, rec, hint, named_by=_record._assigned_name):
-        self.token = rec.token
+        self.token, self.core = rec.token, rec.core
         self.created_at = rec.location()
         self.hint = named_by(self.created_at) or hint
         self.name = None
@@ -63,7 +62,6 @@ class VirtualRegister(Register):
     """NKI 0.6's register (nisa.register_alloc): set by register_move,
     register_load; no arithmetic."""
     __slots__ = ()
-    kind = "VirtualRegister"
 
 
 class NkiScalar(Register):
@@ -72,7 +70,6 @@ class NkiScalar(Register):
     recorded as a register_op into a new scalar, wrapping at 32 bits ("a
     32-bit scalar is never widened", nki.isa.NkiScalar)."""
     __slots__ = ()
-    kind = "NkiScalar"
 
     def __add__(self, other): return _arithmetic("add", self, other)
     def __radd__(self, other): return _arithmetic("add", other, self)
@@ -106,6 +103,9 @@ def _own(rec, value, what):
     if value.token is not rec.token:
         raise rec.error(f"{what}: {value!r} belongs to another kernel call: a register lives only in the call "
                         "that made it")
+    if value.core != rec.core:
+        raise rec.error(f"{what}: {value!r} is core {value.core}'s: each core has its own registers (a core's "
+                        "sequencers hold them)")
     return value
 
 
@@ -223,10 +223,6 @@ def _close(rec, kind):
     rec.loop_ranges.append((loop.begin, len(rec.instructions) - 1))
 
 
-def _bound(rec, value, what):
-    return operand(rec, value, what)
-
-
 def _step(rec, step, what):
     if isinstance(step, bool) or not isinstance(step, numbers.Integral) or not 1 <= step <= INT32_MAX:
         raise rec.error(f"{what}: step must be a compile-time positive integer (not a register), got {step!r}")
@@ -243,7 +239,7 @@ def _for_target(location):
 
 
 def _fori(rec, lower, upper, step, var_class, what, named_by=lambda location: None):
-    lower, upper = _bound(rec, lower, f"{what} lower"), _bound(rec, upper, f"{what} upper")
+    lower, upper = operand(rec, lower, f"{what} lower"), operand(rec, upper, f"{what} upper")
     step = _step(rec, step, what)
     var = var_class(rec, "i", named_by)
     _open(rec, "fori_loop", _FORI, (var, lower, upper, step))
@@ -318,8 +314,8 @@ def dynamic_range(start, stop=None, step=1):
         raise rec.error("nl.dynamic_range is NKI 0.6's; NKI 0.7 has nl.fori_loop(lower, upper, body_fun) instead")
     if stop is None:
         start, stop = 0, start
-    _bound(rec, start, "nl.dynamic_range start")
-    _bound(rec, stop, "nl.dynamic_range stop")
+    operand(rec, start, "nl.dynamic_range start")
+    operand(rec, stop, "nl.dynamic_range stop")
     _step(rec, step, "nl.dynamic_range")
     return DynamicRange((start, stop, step))
 

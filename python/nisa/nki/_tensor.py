@@ -354,8 +354,8 @@ class NkiTensor:
             start = self.offset + (int(offset) if offset is not None else 0)
             kind, index = ("vector", vector_offset) if vector_offset is not None else ("scalar", scalar_offset)
             if kind == "scalar" and isinstance(index, Register):  # a register's value (NKI fori_loop's i)
-                if index.token is not rec.token:
-                    raise rec.error(f".ap scalar_offset: {index!r} belongs to another kernel call")
+                if index.token is not rec.token or index.core != rec.core:
+                    raise rec.error(f".ap scalar_offset: {index!r} belongs to another kernel call or core")
             elif not isinstance(index, NkiTensor):
                 raise rec.error(f".ap {kind}_offset: expected an SBUF index tensor" +
                                 (" or a register" if kind == "scalar" else "") + f", got {type(index).__name__}")
