@@ -4,8 +4,8 @@
 // neither writes nor reads .nasm text. A value reaches the builder as what
 // its text (_record.render_value) reads as: booleans, integers, enum names,
 // views (NkiTensor: a declared tensor, an offset and (stride, count) pairs)
-// and lists as themselves, any other value (a float, a NumPy scalar) as
-// render_value's text of it.
+// and lists as themselves, registers (nisa/nki/_registers.py) as their
+// name, any other value (a float, a NumPy scalar) as render_value's text of it.
 // Returns None when the builder refused something: the caller then
 // assembles the text, whose diagnostics say what and where.
 #include "recorded_program.hpp"
@@ -78,6 +78,7 @@ class Slot {
 struct Slots {
   Slot form{"form"}, values{"values"}, location{"location"}, line{"line"}, mnemonic{"mnemonic"}, keys{"keys"};
   Slot storage{"storage"}, index{"index"}, offset{"offset"}, pattern{"pattern"}, dynamic{"dynamic"};
+  Slot name{"name"};  // a register's (_registers.Register)
 };
 
 // An exact int within what the text can write (an integer literal, negated:
@@ -108,8 +109,19 @@ bool read_text(PyObject* v, std::string& out) {
 
 class RecordingReader {
  public:
-  RecordingReader(ProgramBuilder& builder, PyObject* tensor_type, PyObject* render_value)
-      : builder_(builder), tensor_type_(tensor_type), render_value_(render_value) {}
+  RecordingReader(ProgramBuilder& builder, PyObject* tensor_type, PyObject* render_value, PyObject* register_type)
+      : builder_(builder), tensor_type_(tensor_type), render_value_(render_value),
+        register_type_(PyType_Check(register_type) ? reinterpret_cast<PyTypeObject*>(register_type) : nullptr) {}
+
+  // (name, line) per register (`.reg NAME`), in declaration order.
+  bool declare_register(PyObject* declaration) {
+    std::string name;
+    int64_t line = 0;
+    if (!PyTuple_Check(declaration) || PyTuple_GET_SIZE(declaration) != 2 || !read_text(PyTuple_GET_ITEM(declaration, 0), name) ||
+        !read_integer(PyTuple_GET_ITEM(declaration, 1), line) || line < 1 || line > 0xFFFFFFFF)
+      return false;
+    return builder_.declare_register(std::move(name), static_cast<uint64_t>(line));
+  }
 
   // (name, memory, dtype, shape, role, offset, line) per declaration.
   bool declare(PyObject* declaration) {
@@ -206,6 +218,7 @@ class RecordingReader {
         return false;
     }
     out.index.clear();
+    out.index_register = -1;
     out.indirect = IndirectKind::none;
     out.indirect_dim = 0;
     out.index_stride = 0;
@@ -213,11 +226,15 @@ class RecordingReader {
     // (kind, index view, dim, index_stride or None):
     // `.ap(..., vector_offset=INDEX, indirect_dim=DIM[, index_stride=S])`, or
     // ("tensor", index, 1, None): `.ap(..., indirect=INDEX)` (LANGUAGE.md 2.3).
+    // A register instead of the index view: `.ap(..., scalar_offset=REG, ...)`.
     std::string kind;
     int64_t dim = 0;
-    if (!may_be_indirect || !PyTuple_Check(indirect.ptr()) || PyTuple_GET_SIZE(indirect.ptr()) != 4 ||
-        !read_text(PyTuple_GET_ITEM(indirect.ptr(), 0), kind) || (kind != "vector" && kind != "scalar" && kind != "tensor") ||
-        Py_TYPE(PyTuple_GET_ITEM(indirect.ptr(), 1)) != reinterpret_cast<PyTypeObject*>(tensor_type_) ||
+    PyObject* index_object = may_be_indirect && PyTuple_Check(indirect.ptr()) && PyTuple_GET_SIZE(indirect.ptr()) == 4
+                                 ? PyTuple_GET_ITEM(indirect.ptr(), 1) : nullptr;
+    const bool by_register = index_object != nullptr && is_register(index_object);
+    if (index_object == nullptr || !read_text(PyTuple_GET_ITEM(indirect.ptr(), 0), kind) ||
+        (kind != "vector" && kind != "scalar" && kind != "tensor") || (by_register && kind != "scalar") ||
+        (!by_register && Py_TYPE(index_object) != reinterpret_cast<PyTypeObject*>(tensor_type_)) ||
         !read_integer(PyTuple_GET_ITEM(indirect.ptr(), 2), dim) || dim < std::numeric_limits<int32_t>::min() ||
         dim > std::numeric_limits<int32_t>::max())
       return false;
@@ -226,6 +243,13 @@ class RecordingReader {
       return false;  // the text's checks word the refusal
     out.indirect = kind == "vector" ? IndirectKind::vector : kind == "scalar" ? IndirectKind::scalar : IndirectKind::tensor;
     out.indirect_dim = static_cast<int32_t>(dim);
+    if (by_register) {
+      const Ref register_index = slots_.index.of(index_object);
+      int64_t number = 0;
+      if (!register_index || !read_integer(register_index.ptr(), number) || number < 0 || number > std::numeric_limits<int32_t>::max()) return false;
+      out.index_register = static_cast<int32_t>(number);
+      return true;
+    }
     out.index.resize(1);
     return read_view(PyTuple_GET_ITEM(indirect.ptr(), 1), out.index[0], false);
   }
@@ -285,6 +309,11 @@ class RecordingReader {
       g.kind = Kind::name;
       return read_text(v, g.text);
     }
+    if (is_register(v)) {  // a register operand: its name, as the text writes it
+      const Ref name = slots_.name.of(v);
+      g.kind = Kind::name;
+      return name && read_text(name.ptr(), g.text);
+    }
     if (type == &PyList_Type || type == &PyTuple_Type) return read_list(v, g);
     // A float or any other value: the text render_value writes for it.
     g.kind = Kind::written;
@@ -296,9 +325,12 @@ class RecordingReader {
     return read_text(text.ptr(), g.text);
   }
 
+  bool is_register(PyObject* v) const { return register_type_ != nullptr && PyObject_TypeCheck(v, register_type_); }
+
   ProgramBuilder& builder_;
   PyObject* tensor_type_;
   PyObject* render_value_;
+  PyTypeObject* register_type_;  // _registers.Register, or nullptr
   Slots slots_;
   std::unordered_map<PyObject*, std::optional<ProgramBuilder::Form>> forms_;
   std::vector<GivenValue> values_;  // one instruction's, reused
@@ -307,11 +339,15 @@ class RecordingReader {
 // `declarations`: [(name, memory, dtype, shape, role, offset, line)] in
 // declaration order; `instructions`: [_record.Instruction]; `tensor_type`:
 // NkiTensor; `render_value`: _record.render_value. `cores_object`: None for a
-// program of one core; else, per core, (its declarations, its instructions)
-// (nisa/nki/_cores.py), `declarations` being the shared ones (LANGUAGE.md 2.7).
+// program of one core; else, per core, (its declarations, its instructions[,
+// its registers]) (nisa/nki/_cores.py), `declarations` being the shared ones
+// (LANGUAGE.md 2.7). `registers`: [(name, line)] of a program of one core
+// (SEMANTICS S17); `register_type`: _registers.Register (None: no register
+// operand is read as one).
 py::object build_recorded(const std::string& arch, const std::string& file, const py::list& declarations,
                           const py::list& instructions, const py::type& tensor_type, const py::function& render_value,
-                          const py::object& cores_object, const std::string& nki) {
+                          const py::object& cores_object, const std::string& nki, const py::list& registers,
+                          const py::object& register_type) {
   // None or a list of sections; anything else is refused as a program the builder cannot take.
   const bool several = !cores_object.is_none();
   if (several && !py::isinstance<py::list>(cores_object)) return py::none();
@@ -319,28 +355,31 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
   std::size_t size_hint = instructions.size();
   if (several)
     for (const py::handle section : cores)
-      if (py::isinstance<py::tuple>(section) && py::len(section) == 2 && py::isinstance<py::list>(section[py::int_(1)]))
+      if (py::isinstance<py::tuple>(section) && py::len(section) >= 2 && py::isinstance<py::list>(section[py::int_(1)]))
         size_hint += py::len(section[py::int_(1)]);
   std::unique_ptr<LoadedProgram> loaded = build_program(active_spec(), [&](ProgramBuilder& builder) {
-    RecordingReader reader(builder, tensor_type.ptr(), render_value.ptr());
+    RecordingReader reader(builder, tensor_type.ptr(), render_value.ptr(), register_type.ptr());
     if (!builder.set_arch(arch)) return false;
     if (!nki.empty() && !builder.set_nki(nki)) return false;  // empty: the spec's default
     builder.set_file(file);
     if (several && !builder.set_cores(static_cast<int>(std::min<std::size_t>(py::len(cores), 1024)))) return false;
-    auto add_all = [&](const py::handle declared, const py::handle issued) {
-      if (!py::isinstance<py::list>(declared) || !py::isinstance<py::list>(issued)) return false;
+    auto add_all = [&](const py::handle declared, const py::handle issued, const py::handle regs) {
+      if (!py::isinstance<py::list>(declared) || !py::isinstance<py::list>(issued) || !py::isinstance<py::list>(regs)) return false;
       for (const py::handle d : declared)
         if (!reader.declare(d.ptr())) return false;
+      for (const py::handle r : regs)
+        if (!reader.declare_register(r.ptr())) return false;
       for (const py::handle i : issued)
         if (!reader.add(i.ptr())) return false;
       return true;
     };
-    if (!add_all(declarations, instructions)) return false;
+    if (!add_all(declarations, instructions, several ? py::list() : registers)) return false;
     if (!several) return true;
     int core = 0;
     for (const py::handle section : cores) {
-      if (!py::isinstance<py::tuple>(section) || py::len(section) != 2 || !builder.begin_core(core++) ||
-          !add_all(section[py::int_(0)], section[py::int_(1)]))
+      const std::size_t size = py::isinstance<py::tuple>(section) ? py::len(section) : 0;
+      if ((size != 2 && size != 3) || !builder.begin_core(core++) ||
+          !add_all(section[py::int_(0)], section[py::int_(1)], size == 3 ? section[py::int_(2)] : py::list()))
         return false;
     }
     return true;
@@ -354,7 +393,7 @@ py::object build_recorded(const std::string& arch, const std::string& file, cons
 void define_build_recorded(py::module_& m) {
   m.def("build_recorded", &build_recorded, py::arg("arch"), py::arg("file"), py::arg("declarations"), py::arg("instructions"),
         py::arg("tensor_type"), py::arg("render_value"), py::arg("cores") = py::none(),
-        py::arg("nki") = std::string());
+        py::arg("nki") = std::string(), py::arg("registers") = py::list(), py::arg("register_type") = py::none());
   // The slices nisa.nki writes a view as (program_builder.hpp), or None for
   // an access pattern: `shape` and `pattern` ((stride, count), ...) tuples
   // of ints. A number beyond int64 gives None (the text is refused either way).

@@ -421,6 +421,13 @@ def mamba(delta, u, a, b, c):
     return (c[:, None, :, :] * scan).sum(axis=-2)
 
 
+# --- dynamic_elementwise_add (experimental/dynamic_shapes/dynamic_elementwise_add_torch.py) ---
+def dynamic_elementwise_add(input_a, input_b):
+    """input_a + input_b; the test (golden_elementwise_add) gives the torch
+    function the bf16 inputs as float32 and casts the sum back to bf16."""
+    return {"result": (f32(input_a) + f32(input_b)).astype(bf16_dtype())}
+
+
 def torch_allclose(actual, expected, rtol, atol):
     """torch.allclose: |a - b| <= atol + rtol * |b| per element. Returns
     (passed, largest |difference|, the largest allowed difference)."""

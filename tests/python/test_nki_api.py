@@ -131,7 +131,9 @@ def test_nki_isa_has_every_instruction_of_the_spec_with_its_keys():
         assert keys <= params, (instruction["name"], keys - params)
     for name in spec["nki_instructions_not_modeled"]:
         assert callable(getattr(nisa.nki.isa, name))
-    assert sorted(nisa.nki.isa.NOT_MODELED) == sorted(spec["nki_instructions_not_modeled"])
+    # the register calls are nisa.nki's own (issue 29), not instructions of the spec
+    assert sorted(nisa.nki.isa.NOT_MODELED) == sorted(set(spec["nki_instructions_not_modeled"]) -
+                                                     set(nisa.nki.isa.REGISTER_CALLS))
 
 
 def test_profile_report():

@@ -14,7 +14,7 @@ import pytest
 import nisa
 import nisa.nki
 from nisa import _nisa
-from nisa.nki import _record
+from nisa.nki import _record, _registers
 
 nisa.nki.install()
 KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
@@ -212,7 +212,7 @@ def test_the_handed_over_program_is_the_program_of_the_text(kernel, make_args):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
     native = _nisa.build_recorded(arch, file, declarations, [], nisa.nki.NkiTensor, _record.render_value,
-                                  rec.sections(), nki=rec.nki)
+                                  rec.sections(), nki=rec.nki, register_type=_registers.Register)
     assert native is not None, "the builder refused a program nisa.nki recorded"
     built = nisa.Program(native)
     from_text = nisa.assemble(recorded.text, file="<recorded>")

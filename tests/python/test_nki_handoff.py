@@ -3,7 +3,7 @@
 property under test is that the two ways in are one program: for the public
 kernels of kernels/ (every value kind nisa.nki records: slices and access
 patterns, indirect views, float and integer scalars, enums, booleans, lists,
-lists of tensors), the handed-over program is the program its to_nasm text
+lists of tensors, registers and runtime loops), the handed-over program is the program its to_nasm text
 assembles to, byte for byte (.nbin with its line table, canonical text,
 declarations). Errors still come from the text, worded and located as
 before (test_nki_errors.py checks the messages themselves)."""
@@ -16,7 +16,7 @@ import pytest
 import nisa
 import nisa.nki
 from nisa import _nisa
-from nisa.nki import _record
+from nisa.nki import _record, _registers
 
 nisa.nki.install()
 sys.path.insert(0, os.path.join(os.path.dirname(__file__), "kernels"))
@@ -24,6 +24,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(__file__), "kernels"))
 import dma_compute  # noqa: E402
 import indirect_dma  # noqa: E402
 import layernorm  # noqa: E402
+import loops  # noqa: E402
 import matmul  # noqa: E402
 import misuse  # noqa: E402
 import range_select  # noqa: E402
@@ -70,13 +71,20 @@ CALLS = {
     "dma_compute_tensor_list": (dma_compute.sum_kernel, lambda: (f32(64, 32), f32(64, 32).astype(np.float16))),
     "ap_on_a_view": (views.ap_on_a_view, lambda: (f32(128, 64),)),
     "psum_round_trip": (views.psum_round_trip, lambda: (f32(128, 64),)),
+    # registers and runtime loops (issue 29): .reg, register operands, scalar_offset=REG
+    "fori_loop_over_tiles": (loops.tiles_times_two_plus_one, lambda: (f32(512, 64), np.array([[256]], np.int32))),
+    "while_loop": (loops.countdown_other_register, lambda: (np.array([[3]], np.int32),)),
+    "dynamic_range_nested": (loops.nested, lambda: (np.array([[3]], np.int32), np.array([[2]], np.int32))),
+    "register_moves": (loops.register_moves, lambda: (np.array([[3]], np.int32),)),
+    "dynamic_range_register_offset": (loops.iota_by_register, lambda: (np.array([[5]], np.int32), 8)),
 }
 
 
 def handed_over(recorded):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
-    return _nisa.build_recorded(arch, file, declarations, rec.instructions, nisa.nki.NkiTensor, _record.render_value, nki=rec.nki)
+    return _nisa.build_recorded(arch, file, declarations, rec.instructions, nisa.nki.NkiTensor, _record.render_value,
+                                nki=rec.nki, registers=rec.handoff_registers(), register_type=_registers.Register)
 
 
 @pytest.mark.parametrize("name", sorted(CALLS))

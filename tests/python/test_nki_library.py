@@ -429,6 +429,30 @@ def mamba_case(version, b, s, c, st, kind):
     return Case("fused_mamba", f"{version}_b{b}_s{s}_c{c}_st{st}_{kind}", "float32", run, source="sdk", note=note)
 
 
+# --- experimental/dynamic_shapes dynamic_elementwise_add (test_dynamic_elementwise_add.py) --
+def dynamic_elementwise_add_case(m_dim, h_dim, swapped=False, lnc=2, tiles=None):
+    """The kernel's M-tile loop is a runtime loop (nl.dynamic_range over a
+    register loaded from num_m_tiles), recorded once. `swapped`: the test's
+    commutativity case (the kernel gets b, a; the golden is a + b; tolerance 0).
+    `tiles`: ours, fewer M-tiles than M // 128 (the docstring: the rows after
+    them are unmodified, here the zeros an output starts with)."""
+    def run():
+        input_a, input_b = refs.gaussian_tensors([((m_dim, h_dim), dt("bfloat16")), ((m_dim, h_dim), dt("bfloat16"))])
+        num_m_tiles = np.array([[m_dim // 128 if tiles is None else tiles]], dtype=np.int32)
+        given = (input_b, input_a) if swapped else (input_a, input_b)
+        outputs = simulate(lib("experimental.dynamic_shapes").dynamic_elementwise_add, lnc, input_a=given[0],
+                           input_b=given[1], num_m_tiles=num_m_tiles)
+        expected = refs.dynamic_elementwise_add(input_a, input_b)
+        if tiles is not None:
+            expected["result"][tiles * 128:] = 0
+        return checks(outputs, expected, close(0.0, 0.0) if swapped else close(1e-2, 1e-3))
+    note = "" if lnc == 2 else "the test runs LNC=2 (CompilerArgs())"
+    if tiles is not None:
+        note = f"ours: num_m_tiles={tiles} of {m_dim // 128}"
+    name = f"m{m_dim}_h{h_dim}" + ("_swapped" if swapped else "") + ("" if tiles is None else f"_tiles{tiles}")
+    return Case("dynamic_elementwise_add", name, "bfloat16", run, lnc=lnc, note=note)
+
+
 def deferred(case, why):
     case.marks.append(pytest.mark.xfail(reason=why, raises=nisa.Error, strict=True))
     return case
@@ -627,6 +651,12 @@ CASES = [
     topk_case(1, 4, 5, 8192, 2048, "float32"),
     topk_case(2, 1, 1, 3168, 256, "bfloat16"),
     topk_case(2, 8, 5, 4058, 256, "bfloat16"),
+    *[dynamic_elementwise_add_case(m, h) for m in (128, 256, 1024) for h in (512, 1024, 2048)],
+    *[dynamic_elementwise_add_case(m, h, swapped=True) for m in (128, 256) for h in (512, 1024)],
+    dynamic_elementwise_add_case(256, 1024, lnc=1),
+    dynamic_elementwise_add_case(1024, 2048, lnc=1),
+    dynamic_elementwise_add_case(1024, 1024, tiles=3),
+    dynamic_elementwise_add_case(1024, 1024, tiles=0),
     mamba_case("v1", 1, 512, 256, 16, "ones"),
     mamba_case("v2", 1, 2048, 256, 16, "ones"),
     mamba_case("v3", 1, 2048, 256, 16, "ones"),

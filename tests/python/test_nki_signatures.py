@@ -95,7 +95,7 @@ def test_every_spec_instruction_nki_has_and_nisa_does_not_model_raises():
     for name in SPEC["nki_instructions_not_modeled"]:
         assert callable(getattr(isa, name))
         assert name not in INSTRUCTIONS
-    assert sorted(isa.NOT_MODELED) == sorted(SPEC["nki_instructions_not_modeled"])
+    assert sorted(isa.NOT_MODELED) == sorted(set(SPEC["nki_instructions_not_modeled"]) - set(isa.REGISTER_CALLS))
 
 
 def test_the_overrides_are_few():

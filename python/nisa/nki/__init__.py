@@ -11,7 +11,8 @@
 
 Calling a kernel runs its Python once (once per core at kernel[2], two
 NeuronCores: _cores.py), recording every nki.isa and nki.language call into
-a .nasm program (loops unrolled; each instruction carries the kernel's
+a .nasm program (Python loops unrolled, nl.fori_loop / while_loop /
+dynamic_range bodies recorded once as loops; each instruction carries the kernel's
 file:line), hands the recording to the assembler's
 structures and runs that program in this process. `to_nasm(kernel, *args)`
 returns the recorded program as text. Writes into a
@@ -31,7 +32,7 @@ import numpy as np
 from .. import Error, Program, _nisa
 from .. import assemble as _assemble_text
 from .. import run as _run_program
-from . import _cores, _dtypes, _record, _spec
+from . import _cores, _dtypes, _record, _registers, _spec
 from . import isa, language
 from ._tensor import NkiTensor, _render
 
@@ -162,6 +163,7 @@ def _record_call(kernel, args, kwargs):
                     bound.arguments[name] = NkiTensor(storage)
             _refuse_shared_writes(params, inputs)
             result = fn(*bound.args, **bound.kwargs)
+            _registers.check_closed(rec)
             inputs.update(rec.constants)  # nl.shared_constant's arrays
             outputs, structure = _returned(rec, kernel, result)
         if cores > 1:
@@ -195,6 +197,7 @@ def _record_other_cores(kernel, rec, bound, params, outputs, structure):
             bound.arguments[name] = NkiTensor(storage)  # a view of its own: a core's run cannot change another's
         with _record.recording_into(other):
             result = kernel.fn(*bound.args, **bound.kwargs)
+            _registers.check_closed(other)
             returned = _returned(other, kernel, result)
         if returned != (outputs, structure):
             raise other.error(f"kernel {kernel.__name__} returns other tensors on core {core} than on core 0: at a "
@@ -354,9 +357,12 @@ def _assemble(recorded):
     rec = recorded.recording
     arch, file, declarations = rec.handoff()
     if rec.cores == 1:
-        native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value, nki=rec.nki)
+        native = _nisa.build_recorded(arch, file, declarations, rec.instructions, NkiTensor, _record.render_value,
+                                      nki=rec.nki, registers=rec.handoff_registers(),
+                                      register_type=_registers.Register)
     else:
-        native = _nisa.build_recorded(arch, file, declarations, [], NkiTensor, _record.render_value, rec.sections(), nki=rec.nki)
+        native = _nisa.build_recorded(arch, file, declarations, [], NkiTensor, _record.render_value, rec.sections(),
+                                      nki=rec.nki, register_type=_registers.Register)
     if native is not None:
         return Program(native)
     return _assemble_text_of(recorded)

@@ -75,6 +75,13 @@ class CoreRecordings:
             for s in rec.storages:
                 if s.same_as is not None:
                     s.index = s.same_as.index
+        # A register's index is the program's (core 0's registers, then core
+        # 1's, ...), as a view's index_register names it.
+        index = 0
+        for rec in self.recordings:
+            for r in rec.registers:
+                r.index = index
+                index += 1
         self._declared = shared, sections
         return self._declared
 
@@ -108,6 +115,12 @@ class CoreRecordings:
                     add(f".loc {line}")
                 add(_record.declaration_text(s), s.created_at)
                 implied = line + 1
+            for r in rec.registers:  # a core's registers are its own (SEMANTICS S17)
+                line = r.created_at.line
+                if line != implied:
+                    add(f".loc {line}")
+                add(f".reg {r.name}", r.created_at)
+                implied = line + 1
             rec.instruction_text(lines, origins, tensor_class, render_tensor, implied)
         return "\n".join(lines) + "\n", origins
 
@@ -121,8 +134,10 @@ class CoreRecordings:
 
     def sections(self):
         """Per core, (its declarations as handoff gives them, its
-        instructions): the line of a declaration is its kernel line, as the
-        text's .loc gives it."""
+        instructions, its registers as (name, line)): the line of a
+        declaration or register is its kernel line, as the text's .loc
+        gives it."""
         _, own = self.declarations()
-        return [([_record.handoff_declaration(s, s.created_at.line) for s in declared], rec.instructions)
+        return [([_record.handoff_declaration(s, s.created_at.line) for s in declared], rec.instructions,
+                 [(r.name, r.created_at.line) for r in rec.registers])
                 for rec, declared in zip(self.recordings, own)]

@@ -3,9 +3,11 @@ each with the kernel's Python file:line, then SBUF/PSUM placed and the whole
 written out as .nasm text (LANGUAGE.md 2, 4).
 
 A kernel runs once as plain Python; every nki.isa / nki.language call appends
-an Instruction here. Loops are Python loops, so they come out unrolled. Only
-when the kernel has returned are the on-chip tiles given addresses: each tile
-lives from the first to the last instruction that touches it, and a tile whose
+an Instruction here. Python loops come out unrolled; the runtime loops
+(nl.fori_loop, while_loop, dynamic_range: _registers.py) are recorded once,
+as loops. Only when the kernel has returned are the on-chip tiles given
+addresses: each tile lives from the first to the last instruction that
+touches it (a loop's whole body if it is used in one), and a tile whose
 life is over gives its bytes to later ones (as NKI's allocator does), so a
 kernel that allocates a tile per loop iteration still fits.
 """
@@ -207,7 +209,7 @@ class Form:
 
     def __init__(self, mnemonic, keys):
         self.mnemonic, self.keys = mnemonic, keys
-        self.template = f"{mnemonic} " + ", ".join([f"{key}=%s" for key in keys])
+        self.template = f"{mnemonic} " + ", ".join([f"{key}=%s" for key in keys]) if keys else mnemonic
 
 
 _FORMS = {}
@@ -256,6 +258,12 @@ class Recording:
         self.storages = []
         self.instructions = []
         self.constants = []  # (storage, array): nl.shared_constant's tensors, inputs of the program
+        # Registers and runtime loops (_registers.py): the registers in
+        # declaration order, the loops open at the point being recorded, and
+        # each closed loop's (first, last) instruction index.
+        self.registers = []
+        self.loops = []
+        self.loop_ranges = []
         # What this call's storages carry (Storage.token): every core of a
         # launch the same, as they use the shared HBM tensors alike.
         self.token = token or object()
@@ -466,6 +474,7 @@ class Recording:
         O(n log n) plus, once fresh space is gone, a scan of the live tiles,
         which the capacity bounds (and, in a kernel that also places tiles by
         address, a scan of those)."""
+        self._live_through_loops()
         by_buffer = {"sbuf": [], "psum": []}
         for i, s in enumerate(self.storages):
             if s.on_chip and s.first_use is not None:
@@ -509,6 +518,30 @@ class Recording:
                 starts.insert(k, offset)
                 ends.insert(k, offset + size)
                 heappush(retire, (tile.last_use, i, tile))
+
+    def _live_through_loops(self):
+        """A tile used in a loop's body is read again by the next iteration:
+        it lives from the outermost such loop's first instruction to its
+        end_loop (else a tile placed after it could take its bytes between
+        two iterations). Loops nest, so the outermost loop around a tile's
+        first use and the one around its last use are all that can widen its
+        life: O(log loops) per tile."""
+        if not self.loop_ranges:
+            return
+        begins, ends = [], []
+        for begin, end in sorted(self.loop_ranges):
+            if not ends or begin > ends[-1]:  # not inside the previous outermost loop
+                begins.append(begin)
+                ends.append(end)
+        bisect_right = bisect.bisect_right
+        for s in self.storages:
+            if s.on_chip and s.first_use is not None:
+                k = bisect_right(begins, s.first_use) - 1
+                if k >= 0 and s.first_use < ends[k]:
+                    s.first_use = begins[k]
+                k = bisect_right(begins, s.last_use) - 1
+                if k >= 0 and s.last_use < ends[k]:
+                    s.last_use = ends[k]
 
     # --- tiles placed by the kernel: ndarray(address=...) -----------------------
     def _check_placed(self, placed):
@@ -564,6 +597,8 @@ class Recording:
                         storage.name, storage.declared, storage.same_as = first.name, False, first
                         continue
                 storage.name = claim(wanted)
+        for register in self.registers:  # one namespace with the tensors (SEMANTICS S17)
+            register.name = claim(register.hint)
 
     def header(self):
         """The program's lines before its declarations."""
@@ -601,6 +636,9 @@ class Recording:
         for s in self.declarations():
             lines.append(declaration_text(s))
             origins.append(s.created_at)
+        for r in self.registers:
+            lines.append(f".reg {r.name}")
+            origins.append(r.created_at)
         self.instruction_text(lines, origins, tensor_class, render_tensor, None)
         return "\n".join(lines) + "\n", origins
 
@@ -635,6 +673,12 @@ class Recording:
         first_line = len(self.header()) + 1
         declarations = [handoff_declaration(s, first_line + k) for k, s in enumerate(self.declarations())]
         return self.arch, self.file_name(), declarations
+
+    def handoff_registers(self):
+        """The registers as _nisa.build_recorded takes them: (name, line), the
+        line of each `.reg` in text()'s text (after the declarations)."""
+        first_line = len(self.header()) + len(self.declarations()) + 1
+        return [(r.name, first_line + k) for k, r in enumerate(self.registers)]
 
 
 def declaration_text(s):

@@ -13,6 +13,7 @@ import numbers
 
 from .. import Error, _nisa
 from . import _dtypes, _record
+from ._registers import Register
 from ._record import _PYTHON_ERRORS, _MissingAttribute, _state, checked, misuse, recording
 
 
@@ -308,7 +309,7 @@ class NkiTensor:
 
     def _dynamic(self, kind, index, dim, offset, pattern):
         rec = recording()
-        if self.storage.on_chip:
+        if self.storage.on_chip and not isinstance(index, Register):
             raise rec.error("a runtime index (vector_offset / scalar_offset, select or vector_select with a tensor) "
                             "indexes an HBM tensor (NKI 0.6 indirect DMA)")
         if self.dynamic is not None:
@@ -352,8 +353,12 @@ class NkiTensor:
         if scalar_offset is not None or vector_offset is not None:
             start = self.offset + (int(offset) if offset is not None else 0)
             kind, index = ("vector", vector_offset) if vector_offset is not None else ("scalar", scalar_offset)
-            if not isinstance(index, NkiTensor):
-                raise rec.error(f".ap {kind}_offset: expected an SBUF index tensor, got {type(index).__name__}")
+            if kind == "scalar" and isinstance(index, Register):  # a register's value (NKI fori_loop's i)
+                if index.token is not rec.token or index.core != rec.core:
+                    raise rec.error(f".ap scalar_offset: {index!r} belongs to another kernel call or core")
+            elif not isinstance(index, NkiTensor):
+                raise rec.error(f".ap {kind}_offset: expected an SBUF index tensor" +
+                                (" or a register" if kind == "scalar" else "") + f", got {type(index).__name__}")
             return self._dynamic(kind, index, indirect_dim, start, [[int(s), int(n)] for s, n in pattern])
         if dtype is not None and _dtypes.canonical(dtype) != self.dtype:
             raise rec.error(".ap with another dtype (a reinterpreting view) is not modeled by nisa")
@@ -499,7 +504,8 @@ class NkiTensor:
             if kind == "tensor":  # .indirect(): LANGUAGE.md 2.3
                 return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, indirect={_render(index)})"
             given = "" if index_stride is None else f", index_stride={index_stride}"
-            return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={_render(index)}, " \
+            index = index.name if index.__class__ is not NkiTensor else _render(index)  # a register: its name
+            return f"{s.name}.ap(pattern=[{pairs}], offset={self.offset}, {kind}_offset={index}, " \
                    f"indirect_dim={dim}{given})"
         # What follows the name depends on the view and the declared shape
         # only: views of the same place in tensors of the same shape share it.

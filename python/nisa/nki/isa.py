@@ -16,7 +16,7 @@ import numpy as np
 
 from . import language as nl
 from .. import Error
-from . import _dtypes, _record, _spec
+from . import _dtypes, _record, _registers, _spec
 from ._record import _PYTHON_ERRORS, _state, checked, form, misuse, recording
 from ._tensor import NkiTensor
 
@@ -147,7 +147,12 @@ OVERRIDES = {
                               "and axis required; the .nasm operands are data, op, negate, axis, with axis optional"),
 }
 # Spec instructions that are not nki.isa functions, with why.
-ABSENT = {"device_print": "NKI 0.6 has it as nki.language.device_print (nisa.nki.language records it), not in nki.isa"}
+ABSENT = {"device_print": "NKI 0.6 has it as nki.language.device_print (nisa.nki.language records it), not in nki.isa",
+          "register_op": "NKI 0.7's NkiScalar arithmetic (s * 4 + 1), which _registers.NkiScalar records; not an "
+                         "nki.isa call",
+          "fori_loop": "nki.language.fori_loop and dynamic_range (_registers.py records it), not in nki.isa",
+          "while_loop": "nki.language.while_loop (_registers.py records it), not in nki.isa",
+          "end_loop": "the end of nki.language's runtime loops (_registers.py records it), not in nki.isa"}
 
 
 def _nki_parameters(mnemonic):
@@ -187,9 +192,13 @@ def _signature(mnemonic):
 
 SIGNATURES = {name: _signature(name) for name in _spec.INSTRUCTIONS if name not in ABSENT}
 
-# NKI 0.6 instructions nisa does not model yet (isa-spec/isa.json
-# "nki_instructions_not_modeled").
-NOT_MODELED = list(_spec.NOT_MODELED)
+# The calls on registers (NKI 0.6's register_*, NKI 0.7's scalar_load and
+# scalar_store) are _registers.py's (set below), which declares the
+# registers they make and records their instructions.
+# NKI 0.6 instructions nisa does not model yet: the spec's
+# "nki_instructions_not_modeled" (isa-spec/isa.json) but those.
+REGISTER_CALLS = ("register_alloc", "register_move", "register_load", "register_store", "scalar_load", "scalar_store")
+NOT_MODELED = [name for name in _spec.NOT_MODELED if name not in REGISTER_CALLS]
 
 # List-valued parameters (`pattern`, `tile_position`, `shuffle_mask`, ...).
 _LIST_KEYS = _spec.LIST_KEYS
@@ -449,4 +458,8 @@ _record._ENTRY_CODE = _make_instruction("dma_copy").__code__
 for _name in NOT_MODELED:
     globals()[_name] = _make_not_modeled(_name)
 get_nc_version = checked(get_nc_version, "nisa.get_nc_version")
+
+VirtualRegister, NkiScalar = _registers.VirtualRegister, _registers.NkiScalar
+for _name in REGISTER_CALLS:
+    globals()[_name] = checked(getattr(_registers, _name), f"nisa.{_name}")
 del _name

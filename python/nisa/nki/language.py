@@ -17,7 +17,7 @@ import os
 
 import numpy as np
 
-from . import _dtypes, _lowering, _record, _spec, _tensor
+from . import _dtypes, _lowering, _record, _registers, _spec, _tensor
 from ._objects import NKIObject  # noqa: F401 (nki.language.NKIObject)
 from ._record import _state, checked, recording
 # NkiTensor's operators record assign, fill and the element-wise calls: they
@@ -113,7 +113,15 @@ def affine_range(start, stop=None, step=1):
     return range(start, stop, step) if stop is not None else range(start)
 
 
+# NKI 0.7: affine_range, sequential_range and static_range are deprecated
+# and "default to Python range" (deep-dives/nki-loops): so they are in both versions.
 sequential_range = static_range = affine_range
+
+# The runtime loops, recorded once as loops (_registers.py): NKI 0.6's
+# dynamic_range, and fori_loop / while_loop (0.6 and 0.7).
+dynamic_range = checked(_registers.dynamic_range, "nl.dynamic_range")
+fori_loop = checked(_registers.fori_loop, "nl.fori_loop")
+while_loop = checked(_registers.while_loop, "nl.while_loop")
 
 
 # --- the launch: which core this is (NKI 0.6 kernel[n], LANGUAGE.md 4) -------
@@ -463,8 +471,7 @@ def _not_modeled(name, why):
 
 _NO_REMAINDER = ("nisa's ALU has no remainder or divide operator, and x - y * floor(x / y) in float32 is not "
                  "NKI's exact remainder")
-for _name, _why in [("fmod", _NO_REMAINDER), ("mod", _NO_REMAINDER), ("dynamic_range", "dynamic loops are not modeled"),
-                    ("fori_loop", "dynamic loops are not modeled"), ("while_loop", "dynamic loops are not modeled")]:
+for _name, _why in [("fmod", _NO_REMAINDER), ("mod", _NO_REMAINDER)]:
     globals()[_name] = _not_modeled(_name, _why)
 del _name, _why
 

@@ -47,7 +47,7 @@ def shape_mismatch(x):
 def not_modeled(x):
   out = nl.ndarray(x.shape, dtype=x.dtype, buffer=nl.shared_hbm)
   a = nl.load(x)
-  nisa.register_alloc(0)  # LINE not_modeled
+  nl.mod(a, 2.0)  # LINE not_modeled
   nl.store(out, value=a)
   return out
 
