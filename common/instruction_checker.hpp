@@ -63,6 +63,7 @@ struct InstructionChecker {
   // part of the view is bounded here with index 0; the index itself can only
   // be bounded at run time (oob_mode).
   bool check_indirect(int i, const TensorView& v);
+  bool check_index_view(int i, const TensorView& v, const std::string& form);
   // An operand the instruction writes never names one element twice (a step of
   // 0, or overlapping strides): the result would depend on the order of the
   // writes. Sufficient test: with the dimensions sorted by |step|, each step

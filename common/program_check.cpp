@@ -192,39 +192,10 @@ bool InstructionChecker::check_pattern(int i, const TensorView& v) {
   return true;
 }
 
-bool InstructionChecker::check_indirect(int i, const TensorView& v) {
-  const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
-  if (v.indirect == IndirectKind::tensor) return check_tensor_indirect_view(i, v);
+// The index view of a vector_offset / scalar_offset (`form`) view: one
+// static integer SBUF view, [P, 1] for a vector, one element for a scalar.
+bool InstructionChecker::check_index_view(int i, const TensorView& v, const std::string& form) {
   const bool vector = v.indirect == IndirectKind::vector;
-  const std::string form = vector ? "vector_offset" : "scalar_offset";
-  if (!is.operands[static_cast<std::size_t>(i)].indirect) {
-    fail(i, quoted(key(i)) + ": " + form + " is accepted only by dma_copy's src and dst (NKI 0.6 indirect DMA)");
-    return false;
-  }
-  if (t.memory != Memory::hbm) {
-    fail(i, quoted(key(i)) + ": " + form + " indexes an HBM tensor; '" + t.name + "' is in " + std::string(memory_name(t.memory)));
-    return false;
-  }
-  if (v.index_register >= 0) {
-    // scalar_offset=REG (S17.3): the register holds the index; its value is
-    // bounded when the instruction runs, as an index tensor's is.
-    if (vector || !v.index.empty() || static_cast<std::size_t>(v.index_register) >= program.registers.size()) {
-      fail(i, quoted(key(i)) + ": a register offset is a scalar_offset of a declared register");
-      return false;
-    }
-    if (v.indirect_dim < 0 || static_cast<std::size_t>(v.indirect_dim) >= t.shape.size()) {
-      fail(i, quoted(key(i)) + ": indirect_dim " + std::to_string(v.indirect_dim) + " is not a dimension of '" + t.name + "' (" +
-                  std::to_string(t.shape.size()) + " dimensions)");
-      return false;
-    }
-    const int64_t elements = element_count(t.shape);
-    if (v.index_stride < 0 || v.index_stride > elements) {
-      fail(i, quoted(key(i)) + ": index_stride " + std::to_string(v.index_stride) + " must be 1 to the " + std::to_string(elements) +
-                  " elements of '" + t.name + "'");
-      return false;
-    }
-    return true;
-  }
   if (v.index.size() != 1) {
     fail(i, quoted(key(i)) + ": " + form + " without its index tensor");
     return false;
@@ -257,11 +228,37 @@ bool InstructionChecker::check_indirect(int i, const TensorView& v) {
       fail(i, quoted(key(i)) + ": the scalar_offset index must be one element, got " + shape_text(index));
       return false;
     }
-    if (v.indirect_dim < 0 || static_cast<std::size_t>(v.indirect_dim) >= t.shape.size()) {
-      fail(i, quoted(key(i)) + ": indirect_dim " + std::to_string(v.indirect_dim) + " is not a dimension of '" + t.name + "' (" +
-                  std::to_string(t.shape.size()) + " dimensions)");
+  }
+  return true;
+}
+
+bool InstructionChecker::check_indirect(int i, const TensorView& v) {
+  const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
+  if (v.indirect == IndirectKind::tensor) return check_tensor_indirect_view(i, v);
+  const bool vector = v.indirect == IndirectKind::vector;
+  const std::string form = vector ? "vector_offset" : "scalar_offset";
+  if (!is.operands[static_cast<std::size_t>(i)].indirect) {
+    fail(i, quoted(key(i)) + ": " + form + " is accepted only by dma_copy's src and dst (NKI 0.6 indirect DMA)");
+    return false;
+  }
+  if (t.memory != Memory::hbm) {
+    fail(i, quoted(key(i)) + ": " + form + " indexes an HBM tensor; '" + t.name + "' is in " + std::string(memory_name(t.memory)));
+    return false;
+  }
+  if (v.index_register >= 0) {
+    // scalar_offset=REG (S17.3): the register holds the index; its value is
+    // bounded when the instruction runs, as an index tensor's is.
+    if (vector || !v.index.empty() || static_cast<std::size_t>(v.index_register) >= program.registers.size()) {
+      fail(i, quoted(key(i)) + ": a register offset is a scalar_offset of a declared register");
       return false;
     }
+  } else if (!check_index_view(i, v, form)) {
+    return false;
+  }
+  if (!vector && (v.indirect_dim < 0 || static_cast<std::size_t>(v.indirect_dim) >= t.shape.size())) {
+    fail(i, quoted(key(i)) + ": indirect_dim " + std::to_string(v.indirect_dim) + " is not a dimension of '" + t.name + "' (" +
+                std::to_string(t.shape.size()) + " dimensions)");
+    return false;
   }
   // index_stride (LANGUAGE.md 2.3): positive, and at most the tensor, beyond
   // which only index 0 could ever stay inside it.
