@@ -199,6 +199,17 @@ def test_fori_loop_body_gets_a_scalar_under_07_and_a_register_under_06(nki_07):
     assert seen == {"int bounds": "NkiScalar", "a VirtualRegister bound": "VirtualRegister"}
 
 
+@pytest.mark.parametrize("count", [5, 1, 0])
+def test_a_while_statement_on_a_register_is_a_runtime_loop(count):
+    x = np.array([[1.5]], np.float32)
+    text = nisa.nki.to_nasm(loops.countdown_while_statement, i32(count), x)
+    ops = [line.split()[0] for line in instructions(text)]
+    start = ops.index("while_loop")
+    assert ops[start:start + 5] == ["while_loop", "tensor_tensor", "tensor_tensor", "register_load", "end_loop"]
+    out = loops.countdown_while_statement(i32(count), x)
+    assert out.tolist() == [[1.5 * count]]  # count float32 adds of 1.5 from 0: exact
+
+
 # --- errors ------------------------------------------------------------------------------
 def marked_line(name):
     with open(LOOPS_FILE) as f:
@@ -239,6 +250,10 @@ def test_a_while_body_returns_the_next_condition():
 
 def test_a_register_is_not_a_python_int():
     assert "not known while the kernel is recorded" in raised(loops.register_as_python_int, i32(1))
+
+
+def test_a_register_tested_outside_a_while_statement_has_no_value():
+    assert "not known while the kernel is recorded" in raised(loops.register_in_an_if, i32(1))
 
 
 def test_scalar_load_is_07s():

@@ -52,16 +52,19 @@ class Register:
 
     def _value_unknown(self, *args):
         raise _record.misuse(f"a {type(self).__name__}'s value is not known while the kernel is recorded (it is "
-                             "set on the device): use it as a loop bound, a scalar_offset, or store it with "
-                             "register_store")
+                             "set on the device): use it as a loop bound (or in `while reg:`), a scalar_offset, "
+                             "or store it with register_store")
 
     __bool__ = __int__ = __index__ = __float__ = _value_unknown
 
 
 class VirtualRegister(Register):
     """NKI 0.6's register (nisa.register_alloc): set by register_move,
-    register_load; no arithmetic."""
+    register_load; no arithmetic. `while reg:` is a runtime loop (_while_test)."""
     __slots__ = ()
+
+    def __bool__(self):
+        return _while_test(self)
 
 
 class NkiScalar(Register):
@@ -138,7 +141,11 @@ def register_alloc(x=None):
     integer x when given (register_move)."""
     rec = _state.recording or recording()
     register = VirtualRegister(rec, "reg")
-    if x is not None:
+    if getattr(x, "storage", None) is not None:
+        # nki-library's MoE kernels pass a one-element int32 tile: its value
+        # (register_load), as nisa.register_load(register, x) would set it.
+        rec.put(_LOAD, (register, x), ())
+    elif x is not None:
         rec.put(_MOVE, (register, _int32(rec, x, "register_alloc(x)")), ())
     return register
 
@@ -200,16 +207,39 @@ def _arithmetic(op, a, b):
 
 # --- loops ------------------------------------------------------------------------
 class Loop:
-    """An open loop: its kind and first instruction's index and line."""
-    __slots__ = ("kind", "begin", "location")
+    """An open loop: its kind and first instruction's index and line, and
+    for a `while REG:` statement the register it tests."""
+    __slots__ = ("kind", "begin", "location", "tested")
 
-    def __init__(self, kind, begin, location):
-        self.kind, self.begin, self.location = kind, begin, location
+    def __init__(self, kind, begin, location, tested=None):
+        self.kind, self.begin, self.location, self.tested = kind, begin, location, tested
 
 
-def _open(rec, kind, form, values):
+def _open(rec, kind, form, values, tested=None):
     instruction = rec.put(form, values, ())
-    rec.loops.append(Loop(kind, len(rec.instructions) - 1, instruction.location))
+    rec.loops.append(Loop(kind, len(rec.instructions) - 1, instruction.location, tested))
+
+
+_WHILE_STATEMENT = re.compile(r"^\s*while\b")
+
+
+def _while_test(register):
+    """bool(register): NKI 0.6's `while reg:` (the nki.isa.VirtualRegister
+    page's example) runs while the register is not 0, re-read before each
+    iteration. Python tests the condition before the body and again after
+    it, at the same line: the first test opens a while_loop on the register
+    (true: the body is recorded once), the test after the body closes it
+    (false). A register tested anywhere else has no value to give."""
+    rec = _state.recording or recording()
+    where = rec.location()
+    loop = rec.loops[-1] if rec.loops else None
+    if loop is not None and loop.tested is register and (loop.location.file, loop.location.line) == (where.file, where.line):
+        _close(rec, "while_loop")
+        return False
+    if not _WHILE_STATEMENT.match(linecache.getline(where.file, where.line)):
+        register._value_unknown()
+    _open(rec, "while_loop", _WHILE, (_own(rec, register, "while"),), tested=register)
+    return True
 
 
 def _close(rec, kind):
@@ -217,7 +247,7 @@ def _close(rec, kind):
     loop = rec.loops[-1] if rec.loops else None
     if loop is None or loop.kind != kind:
         raise rec.error(f"this {kind} ends while another loop inside it is still open (a break out of a "
-                        "dynamic_range body leaves its loop open)", loop.location if loop else None)
+                        "dynamic_range or `while REG:` body leaves its loop open)", loop.location if loop else None)
     rec.loops.pop()
     rec.put(_END, (), ())
     rec.loop_ranges.append((loop.begin, len(rec.instructions) - 1))

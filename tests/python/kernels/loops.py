@@ -215,7 +215,38 @@ def scalar_bounds(n, width):
   return out
 
 
+@nki.jit
+def countdown_while_statement(count, x):
+  """NKI 0.6's `while reg:` (nki.isa.VirtualRegister's example): acc += x
+  while the count read from `count` is not 0, the count decremented by one
+  each iteration and loaded back into the register; the register made from
+  a tile as nki-library's MoE kernels write it (register_alloc(tile))."""
+  out = nl.ndarray((1, 1), dtype=nl.float32, buffer=nl.shared_hbm)
+  count_sb = nl.ndarray((1, 1), dtype=nl.int32, buffer=nl.sbuf)
+  nisa.dma_copy(dst=count_sb, src=count)
+  one = nl.ndarray((1, 1), dtype=nl.int32, buffer=nl.sbuf)
+  nisa.memset(dst=one, value=1)
+  val = nl.ndarray((1, 1), dtype=nl.float32, buffer=nl.sbuf)
+  nisa.dma_copy(dst=val, src=x)
+  acc = nl.zeros((1, 1), dtype=nl.float32, buffer=nl.sbuf)
+  reg = nisa.register_alloc(count_sb)
+  while reg:
+    nisa.tensor_tensor(dst=acc, data1=acc, data2=val, op=nl.add)
+    nisa.tensor_tensor(dst=count_sb, data1=count_sb, data2=one, op=nl.subtract)
+    nisa.register_load(reg, count_sb)
+  nisa.dma_copy(dst=out, src=acc)
+  return out
+
+
 # --- misuse --------------------------------------------------------------------
+@nki.jit
+def register_in_an_if(n):
+  reg = nisa.register_alloc(1)
+  if reg:  # LINE register_in_an_if
+    pass
+  return n
+
+
 @nki.jit
 def break_out_of_dynamic_range(n):
   acc = nl.zeros((1, 1), dtype=nl.float32, buffer=nl.sbuf)
