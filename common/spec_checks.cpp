@@ -112,8 +112,8 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
-  if (cs.kind == CheckKind::on_engine) {
-    // {"engines": [...], "operands": [...], "memory": M, "max_size": S, "arch": A}
+  // on_engine, tensor_indirection: "engines": [...] into cs.values.
+  auto parse_engine_list = [&] {
     Node engines = c.at("engines");
     for (std::size_t i = 0; i < engines.size(); ++i) {
       int engine = -1;
@@ -123,6 +123,12 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       cs.values.push_back(engine);
     }
     if (cs.values.empty()) engines.fail("no engines");
+  };
+  // {"operands": [dst, input], "engines": the engines that run it with an .indirect() view}
+  if (cs.kind == CheckKind::tensor_indirection) parse_engine_list();
+  if (cs.kind == CheckKind::on_engine) {
+    // {"engines": [...], "operands": [...], "memory": M, "max_size": S, "arch": A}
+    parse_engine_list();
     if (c.has("operands")) {
       Node ops = c.at("operands");
       for (std::size_t i = 0; i < ops.size(); ++i) {

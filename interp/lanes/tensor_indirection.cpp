@@ -1,7 +1,10 @@
 #include "tensor_indirection.hpp"
 
+#include <cstring>
 #include <new>
 #include <string>
+
+#include "strict.hpp"
 
 namespace nisa {
 namespace {
@@ -47,6 +50,109 @@ void column_offsets(const TensorIndirection* side, const TileAccess& t, int64_t 
     const int64_t at = side->first_free + index * side->step;
     if (at < 0 || at >= limit) outside_row(*side, i, index);
     out[static_cast<std::size_t>(i)] = index * side->step * side->element_size;
+  }
+}
+
+const TileAccess* indirect_start_tile(const DecodeContext& c, OperandSlot slot) {
+  const TileAccess* t = c.tiles.with_rows(c.tile(slot), 1);
+  if (c.operand(slot).view.indirect != IndirectKind::tensor) return t;
+  TileAccess first = *t;
+  first.elements = 1;
+  first.counts = {1};
+  first.strides = {first.element_size};
+  first.row_offsets = {0};
+  return c.tiles.add(std::move(first));
+}
+
+const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot) {
+  const TileAccess* t = c.tile(slot);
+  const TensorView& v = c.operand(slot).view;
+  if (v.indirect != IndirectKind::tensor) return t;
+  const int64_t n = v.pattern[1].num;
+  TileAccess staging = contiguous_tile(c.tiles.buffer(static_cast<std::size_t>(t->partitions * n * t->element_size)), t->dtype,
+                                       t->partitions, n);
+  staging.first_partition = t->first_partition;
+  return c.tiles.add(std::move(staging));
+}
+
+namespace {
+
+// Moves the n columns of each partition between an .indirect() view (at
+// `offsets` from its start) and its contiguous staging tile, bits as they are.
+void gather(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  const auto size = static_cast<std::size_t>(staging.element_size);
+  for (int64_t p = 0; p < partitions; ++p) {
+    const uint8_t* from = view.partition(p);
+    uint8_t* to = staging.partition(p);
+    for (std::size_t i = 0; i < offsets.size(); ++i) std::memcpy(to + i * size, from + offsets[i], size);
+  }
+}
+
+void scatter(const TileAccess& staging, const TileAccess& view, const std::vector<int64_t>& offsets, int64_t partitions) {
+  const auto size = static_cast<std::size_t>(staging.element_size);
+  for (int64_t p = 0; p < partitions; ++p) {
+    const uint8_t* from = staging.partition(p);
+    uint8_t* to = view.partition(p);
+    for (std::size_t i = 0; i < offsets.size(); ++i) std::memcpy(to + offsets[i], from + i * size, size);
+  }
+}
+
+void run_indirect_streams(const Step& s, Machine& m) {
+  const IndirectStreams& k = *s.indirection;
+  Step inner = s;
+  std::vector<int64_t> offsets, scattered;
+  for (int j = 1; j < 4; ++j) {
+    if (k.side[j] == nullptr) continue;
+    column_offsets(k.side[j], *k.view[j], s.elements, offsets);
+    gather(*k.view[j], *k.staging[j], offsets, s.partitions);
+    inner.in[j - 1] = k.staging[j];
+  }
+  // dst's offsets are read before the kernel runs: its reduce_res may be the index.
+  if (k.side[0] != nullptr) {
+    column_offsets(k.side[0], *k.view[0], s.elements, scattered);
+    inner.dst = k.staging[0];
+  }
+  k.inner(inner, m);
+  if (k.side[0] != nullptr) scatter(*k.staging[0], *k.view[0], scattered, s.partitions);
+}
+
+// --strict: a scattered dst writes the indexed columns only.
+void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
+  const IndirectStreams& k = *s.indirection;
+  std::vector<int64_t> offsets;
+  column_offsets(k.side[0], *k.view[0], s.elements, offsets);
+  for (int64_t p = 0; p < s.partitions; ++p)
+    for (const int64_t at : offsets) out.push_back(k.view[0]->partition(p) + at);
+}
+
+}  // namespace
+
+void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs) {
+  IndirectStreams k;
+  const Engine engine = executing_engine(c.instruction_spec, c.instruction);
+  bool any = false;
+  int j = 0;
+  auto take = [&](OperandSlot slot, const TileAccess*& streamed) {
+    const TensorView& v = c.operand(slot).view;
+    if (v.indirect == IndirectKind::tensor) {
+      any = true;
+      k.staging[j] = streamed;
+      k.view[j] = indirect_start_tile(c, slot);
+      k.side[j] = tensor_indirection(c, v, engine);
+      streamed = k.view[j];
+    }
+    ++j;
+  };
+  take(dst, s.dst);
+  for (const OperandSlot slot : inputs) take(slot, s.in[j - 1]);
+  if (!any) return;
+  k.inner = s.run;
+  s.indirection = new (c.tiles.buffer(sizeof(IndirectStreams))) IndirectStreams(k);  // trivially destructible
+  s.run = run_indirect_streams;
+  if (k.side[0] != nullptr) {
+    StrictHooks hooks = s.strict != nullptr ? *s.strict : StrictHooks{};
+    hooks.written_elements = scattered_elements;
+    s.strict = new (c.tiles.buffer(sizeof(StrictHooks))) StrictHooks(hooks);
   }
 }
 

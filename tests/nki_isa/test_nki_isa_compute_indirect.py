@@ -1,0 +1,152 @@
+#!/usr/bin/python3
+"""tensor_tensor and tensor_scalar with .indirect() views (Tensor Indirection,
+NeuronCore-v4), written as `.ap(pattern=[[E, P], [s, N]], offset=K,
+indirect=IDX)`. The docstrings' "Tensor indirection" paragraphs: tensor_tensor's
+dst and data1 may be indirect (data2 may not), tensor_scalar's dst and data;
+column i of a view sits index[i % 16, i // 16] free steps into its row
+(NkiTensor.indirect, G = 16 on the Vector engine; S1.7 for the later
+partition groups). Golden values are NumPy fancy indexing and arithmetic
+written here, never nisa's output."""
+import numpy as np
+
+from harness import main, round_to
+
+TT_GATHER = """
+.arch trn3
+.hbm a  f32 [32, 64] input
+.hbm c  f32 [32, {n}] input
+.hbm ix i32 [32, {k}] input
+.hbm b  {out} [32, {n}] output
+.sbuf at f32 [32, 64]
+.sbuf ct f32 [32, {n}]
+.sbuf it i32 [32, {k}]
+.sbuf bt {out} [32, {n}]
+dma_copy dst=at, src=a
+dma_copy dst=ct, src=c
+dma_copy dst=it, src=ix
+tensor_tensor dst=bt, data1=at.ap(pattern=[[64, 32], [{step}, {n}]], offset={first}, indirect=it), data2=ct, op={op}
+dma_copy dst=b, src=bt
+"""
+
+
+def tt_gather(nisa, n, k=1, step=1, first=0, op="subtract", out="f32", seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((32, 64)).astype(np.float32)
+    c = rng.standard_normal((32, n)).astype(np.float32)
+    ix = rng.integers(0, (64 - first + step - 1) // step, size=(32, k)).astype(np.int32)
+    nasm = TT_GATHER.format(n=n, k=k, step=step, first=first, op=op, out=out)
+    return a, c, ix, nisa.run(nasm, inputs={"a": a, "c": c, "ix": ix}, args=["--strict"])["b"]
+
+
+def test_tensor_tensor_gathers_data1(nisa):
+    # k = 1: column i of data1 is a[:, ix[i, 0]]
+    a, c, ix, b = tt_gather(nisa, 32)
+    nisa.equal("b", b, a[:, ix[:, 0]] - c)
+
+
+def test_tensor_tensor_snake_order_step_and_offset(nisa):
+    # k = 2, 64 columns: the first group's two index columns, then the second
+    # group's (S1.7); free step 2 from element 3
+    a, c, ix, b = tt_gather(nisa, 64, k=2, step=2, first=3, op="multiply", seed=1)
+    cols = [ix[i % 16, 0] for i in range(16)] + [ix[i % 16, 1] for i in range(16)]
+    cols += [ix[16 + i % 16, 0] for i in range(16)] + [ix[16 + i % 16, 1] for i in range(16)]
+    nisa.equal("b", b, a[:, 3 + 2 * np.array(cols)] * c)
+
+
+def test_tensor_tensor_result_converted_to_dst(nisa):
+    a, c, ix, b = tt_gather(nisa, 16, op="add", out="bf16", seed=2)
+    nisa.equal("b", b, round_to("bf16", a[:, ix[:16, 0]] + c))
+
+
+TT_SCATTER = """
+.arch trn3
+.hbm a  f32 [32, 16] input
+.hbm c  f32 [32, 16] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 40] output
+.sbuf at f32 [32, 16]
+.sbuf ct f32 [32, 16]
+.sbuf it i32 [32, 1]
+.sbuf bt f32 [32, 40]
+dma_copy dst=at, src=a
+dma_copy dst=ct, src=c
+dma_copy dst=it, src=ix
+memset dst=bt, value=7
+tensor_tensor dst=bt.ap(pattern=[[40, 32], [1, 16]], offset=0, indirect=it), data1=at, data2=ct, op=maximum
+dma_copy dst=b, src=bt
+"""
+
+
+def test_tensor_tensor_scatters_dst(nisa):
+    rng = np.random.default_rng(3)
+    a = rng.standard_normal((32, 16)).astype(np.float32)
+    c = rng.standard_normal((32, 16)).astype(np.float32)
+    cols = rng.permutation(40)[:32].astype(np.int32)
+    b = nisa.run(TT_SCATTER, inputs={"a": a, "c": c, "ix": cols.reshape(32, 1)}, args=["--strict"])["b"]
+    expected = np.full((32, 40), 7, dtype=np.float32)
+    expected[:, cols[:16]] = np.maximum(a, c)  # 16 columns read index[0..15, 0]
+    nisa.equal("b", b, expected)
+
+
+TS_BOTH = """
+.arch trn3
+.hbm a  f32 [32, 24] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 24] output
+.sbuf at f32 [32, 24]
+.sbuf it i32 [32, 1]
+.psum pt f32 [32, 24]
+.sbuf bt f32 [32, 24]
+dma_copy dst=at, src=a
+dma_copy dst=it, src=ix
+tensor_copy dst=pt, src=at
+memset dst=bt, value=0
+tensor_scalar dst=bt.ap(pattern=[[24, 32], [1, 12]], offset=0, indirect=it), data=pt.ap(pattern=[[24, 32], [2, 12]], offset=1, indirect=it), op0=multiply, operand0=3.0, op1=add, operand1=0.5
+dma_copy dst=b, src=bt
+"""
+
+
+def test_tensor_scalar_gathers_and_scatters(nisa):
+    # data in PSUM gathered at 1 + 2 * index, dst scattered at index, one index
+    rng = np.random.default_rng(4)
+    a = rng.standard_normal((32, 24)).astype(np.float32)
+    cols = rng.permutation(12)[:12]
+    ix = np.concatenate([cols, cols, cols[:8]]).astype(np.int32).reshape(32, 1)
+    b = nisa.run(TS_BOTH, inputs={"a": a, "ix": ix}, args=["--strict"])["b"]
+    expected = np.zeros((32, 24), dtype=np.float32)
+    expected[:, cols] = a[:, 1 + 2 * cols] * np.float32(3) + np.float32(0.5)
+    nisa.equal("b", b, expected)
+
+
+def test_tensor_scalar_gather_in_place(nisa):
+    # dst is the tile data gathers from: every column is read before any is written
+    nasm = """
+.arch trn3
+.hbm a  f32 [32, 8] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 8] output
+.sbuf at f32 [32, 8]
+.sbuf it i32 [32, 1]
+dma_copy dst=at, src=a
+dma_copy dst=it, src=ix
+tensor_scalar dst=at, data=at.ap(pattern=[[8, 32], [1, 8]], offset=0, indirect=it), op0=add, operand0=1.0
+dma_copy dst=b, src=at
+"""
+    a = np.arange(32 * 8, dtype=np.float32).reshape(32, 8)
+    rev = np.array([7 - (i % 16) % 8 for i in range(32)], dtype=np.int32)  # column i of the view: 7 - i
+    b = nisa.run(nasm, inputs={"a": a, "ix": rev.reshape(32, 1)})["b"]
+    nisa.equal("b", b, a[:, ::-1] + 1)
+
+
+def test_index_outside_the_row_faults(nisa):
+    a = np.zeros((32, 64), dtype=np.float32)
+    c = np.zeros((32, 32), dtype=np.float32)
+    ix = np.zeros((32, 1), dtype=np.int32)
+    ix[5, 0] = -1
+    nasm = TT_GATHER.format(n=32, k=1, step=1, first=0, op="add", out="f32")
+    err = nisa.run(nasm, inputs={"a": a, "c": c, "ix": ix}, expect_status=3)
+    assert "index -1 (column 5 of the .indirect() view)" in err and "'at'" in err and ":14:" in err, err
+
+
+if __name__ == "__main__":
+    main(globals())
