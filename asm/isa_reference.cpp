@@ -223,6 +223,9 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       if (c.limit > 0) rules.push_back(cat(join(ops, " and "), " at most ", number_text(static_cast<double>(c.limit)), " partitions and ",
                                            number_text(static_cast<double>(c.limit)), " elements per partition"));
       if (c.then_not > 0) rules.push_back(cat("NeuronCore-v", std::to_string(c.then_not), " or later"));
+      std::vector<std::string> refused;
+      for (int o : c.group_b) refused.push_back(operand_name(is, o));
+      if (!refused.empty()) rules.push_back(cat("no ", join(refused, ", "), " (each absent or its default)"));
       return cat("on the ", join(engines, " or "), " engine: ", join(rules, "; "));
     }
     case CheckKind::transpose_of:

@@ -184,7 +184,7 @@ struct CheckSpec {
   std::vector<int> ops, integer_if_bitvec, float_if_arithmetic, false_if_bitvec;  // op_class
   bool if_given = false;                    // requires_operand: "if a is given" (any value)
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
-  std::vector<int> group_a, group_b;        // exclusive
+  std::vector<int> group_a, group_b;        // exclusive; on_engine: operands (a), operands refused (b)
   int axes = -1;                            // reduced_by_axes, transposed_by_axes: the list operand; shuffle_quadrants: the mask
   bool memory_given = false;                // on_engine: `memory` applies
   int64_t min = 1, max = 1, multiple_of = 1, partitions = 0, partitions_multiple_of = 1;  // element_count

@@ -2,8 +2,8 @@
 the reference model's semantics and its random instances."""
 import numpy as np
 
-from gen_common import (ACTIVATIONS, ALU_SPELLINGS, any_dtype, compute_mem, data_tile, float_dtype, pick_function,
-                        reduce_cmd_text, reduce_res_tile, REDUCE_SPELLINGS, scalar_or_column, spelled)
+from gen_common import (ACTIVATIONS, ALU_SPELLINGS, any_dtype, compute_mem, data_tile, float_dtype, maybe_gpsimd,
+                        pick_function, reduce_cmd_text, reduce_res_tile, REDUCE_SPELLINGS, scalar_or_column, spelled)
 from ref_common import (accumulate, activate, activation_budget, alu_stage, check_valid_range, EXACT_ACTIVATIONS,
                         F32)
 
@@ -72,6 +72,7 @@ def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
     ops = {"dst": dst, "op": op, **ops, "reduce_cmd": reduce_cmd_text(b, cmd), "reduce_res": res}
     if reduce_op is not None:
         ops["reduce_op"] = spelled(b, REDUCE_SPELLINGS, reduce_op)
+    maybe_gpsimd(b, ops)
     b.instr("activate2", **ops)
     b.store(dst)
     if res is not None:
