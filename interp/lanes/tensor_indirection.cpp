@@ -97,16 +97,24 @@ void scatter(const TileAccess& staging, const TileAccess& view, const std::vecto
   }
 }
 
-void run_indirect_streams(const Step& s, Machine& m) {
+// The step as its kernel sees it: the gathered inputs in their staging tiles.
+Step gathered(const Step& s) {
   const IndirectStreams& k = *s.indirection;
   Step inner = s;
-  std::vector<int64_t> offsets, scattered;
+  std::vector<int64_t> offsets;
   for (int j = 1; j < 4; ++j) {
     if (k.side[j] == nullptr) continue;
     column_offsets(k.side[j], *k.view[j], s.elements, offsets);
     gather(*k.view[j], *k.staging[j], offsets, s.partitions);
     inner.in[j - 1] = k.staging[j];
   }
+  return inner;
+}
+
+void run_indirect_streams(const Step& s, Machine& m) {
+  const IndirectStreams& k = *s.indirection;
+  Step inner = gathered(s);
+  std::vector<int64_t> scattered;
   // dst's offsets are read before the kernel runs: its reduce_res may be the index.
   if (k.side[0] != nullptr) {
     column_offsets(k.side[0], *k.view[0], s.elements, scattered);
@@ -115,6 +123,9 @@ void run_indirect_streams(const Step& s, Machine& m) {
   k.inner(inner, m);
   if (k.side[0] != nullptr) scatter(*k.staging[0], *k.view[0], scattered, s.partitions);
 }
+
+// --strict: the instruction's check on the values the kernel will read.
+void check_gathered(const Step& s, const StrictFault& fault) { s.indirection->check(gathered(s), fault); }
 
 // --strict: a scattered dst writes the indexed columns only.
 void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
@@ -129,7 +140,6 @@ void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
 
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs) {
   IndirectStreams k;
-  const Engine engine = executing_engine(c.instruction_spec, c.instruction);
   bool any = false;
   int j = 0;
   auto take = [&](OperandSlot slot, const TileAccess*& streamed) {
@@ -138,7 +148,7 @@ void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst,
       any = true;
       k.staging[j] = streamed;
       k.view[j] = indirect_start_tile(c, slot);
-      k.side[j] = tensor_indirection(c, v, engine);
+      k.side[j] = tensor_indirection(c, v, executing_engine(c.instruction_spec, c.instruction));
       streamed = k.view[j];
     }
     ++j;
@@ -147,13 +157,13 @@ void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst,
   for (const OperandSlot slot : inputs) take(slot, s.in[j - 1]);
   if (!any) return;
   k.inner = s.run;
-  s.indirection = new (c.tiles.buffer(sizeof(IndirectStreams))) IndirectStreams(k);  // trivially destructible
   s.run = run_indirect_streams;
-  if (k.side[0] != nullptr) {
-    StrictHooks hooks = s.strict != nullptr ? *s.strict : StrictHooks{};
-    hooks.written_elements = scattered_elements;
-    s.strict = new (c.tiles.buffer(sizeof(StrictHooks))) StrictHooks(hooks);
-  }
+  k.check = s.strict != nullptr ? s.strict->check : nullptr;
+  s.indirection = new (c.tiles.buffer(sizeof(IndirectStreams))) IndirectStreams(k);  // trivially destructible
+  StrictHooks hooks = s.strict != nullptr ? *s.strict : StrictHooks{};
+  if (k.side[0] != nullptr) hooks.written_elements = scattered_elements;
+  if (k.check != nullptr) hooks.check = check_gathered;
+  s.strict = new (c.tiles.buffer(sizeof(StrictHooks))) StrictHooks(hooks);
 }
 
 }  // namespace nisa

@@ -51,8 +51,11 @@ const TileAccess* indirect_start_tile(const DecodeContext& c, OperandSlot slot);
 // own dtype, so the kernel's conversions are the usual ones). All inputs are
 // read before dst is written, as S1.6 has it for any step.
 
+struct StrictFault;
+
 struct IndirectStreams {
   Kernel inner = nullptr;                  // the instruction's kernel, on the staging tiles
+  void (*check)(const Step&, const StrictFault&) = nullptr;  // the instruction's --strict check, likewise
   const TileAccess* staging[4] = {};       // dst, in[0..2]: the streamed staging tile (nullptr: a plain operand)
   const TileAccess* view[4] = {};          // the real view's start tile (indirect_start_tile)
   const TensorIndirection* side[4] = {};
@@ -63,8 +66,10 @@ const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot);
 
 // When dst or an input is an .indirect() view: s runs the gather, s.run's
 // kernel on the staging tiles, the scatter; s.dst/s.in[] name the real
-// views' start tiles (what --strict and the scheduler see), and a scattered
-// dst lists its written elements for --strict. `inputs` are s.in[]'s slots.
+// views' start tiles (what --strict and the scheduler see), a scattered
+// dst lists its written elements for --strict, and the instruction's own
+// --strict check (S5 input ranges) sees the gathered values. `inputs` are
+// s.in[]'s slots.
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs);
 
 }  // namespace nisa

@@ -1,8 +1,10 @@
 #!/usr/bin/python3
-"""tensor_tensor and tensor_scalar with .indirect() views (Tensor Indirection,
+"""tensor_tensor, tensor_scalar, activation, activate2, exponential and
+tensor_scalar_reduce with .indirect() views (Tensor Indirection,
 NeuronCore-v4), written as `.ap(pattern=[[E, P], [s, N]], offset=K,
 indirect=IDX)`. The docstrings' "Tensor indirection" paragraphs: tensor_tensor's
-dst and data1 may be indirect (data2 may not), tensor_scalar's dst and data;
+dst and data1 may be indirect (data2 may not), tensor_scalar's, activation's,
+activate2's and tensor_scalar_reduce's dst and data, exponential's dst and src;
 column i of a view sits index[i % 16, i // 16] free steps into its row
 (NkiTensor.indirect, G = 16 on the Vector engine; S1.7 for the later
 partition groups). Golden values are NumPy fancy indexing and arithmetic
@@ -136,6 +138,77 @@ dma_copy dst=b, src=at
     rev = np.array([7 - (i % 16) % 8 for i in range(32)], dtype=np.int32)  # column i of the view: 7 - i
     b = nisa.run(nasm, inputs={"a": a, "ix": rev.reshape(32, 1)})["b"]
     nisa.equal("b", b, a[:, ::-1] + 1)
+
+
+ONE = """
+.arch trn3
+.hbm a  f32 [32, 24] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, {n}] output
+.hbm r  f32 [32, 1] output
+.sbuf at f32 [32, 24]
+.sbuf it i32 [32, 1]
+.sbuf bt f32 [32, {n}]
+.sbuf rt f32 [32, 1]
+dma_copy dst=at, src=a
+dma_copy dst=it, src=ix
+memset dst=bt, value=0
+memset dst=rt, value=0
+{line}
+dma_copy dst=b, src=bt
+dma_copy dst=r, src=rt
+"""
+GATHERED = "at.ap(pattern=[[24, 32], [2, 8]], offset=1, indirect=it)"  # columns 1 + 2 * index
+SCATTERED = "bt.ap(pattern=[[24, 32], [1, 8]], offset=0, indirect=it)"  # columns index
+
+
+def one(nisa, line, n, seed, args=()):
+    rng = np.random.default_rng(seed)
+    a = rng.standard_normal((32, 24)).astype(np.float32)
+    cols = rng.permutation(12)[:8]
+    ix = np.concatenate([cols, cols, cols, cols]).astype(np.int32).reshape(32, 1)
+    out = nisa.run(ONE.format(line=line, n=n), inputs={"a": a, "ix": ix}, args=args)
+    return a, cols, out["b"], out["r"]
+
+
+def test_activation_gathers_data(nisa):
+    a, cols, b, _ = one(nisa, f"activation dst=bt, op=relu, data={GATHERED}, scale=2.0, bias=-0.25", 8, 5)
+    nisa.equal("b", b, np.maximum(a[:, 1 + 2 * cols] * np.float32(2) - np.float32(0.25), 0))
+
+
+def test_activate2_scatters_dst(nisa):
+    a, cols, b, _ = one(nisa, f"activate2 dst={SCATTERED}, op=abs, data=at[:, 0:8], imm0=3.0, imm1=1.0, op0=multiply, op1=subtract", 24, 6,
+                        args=["--strict"])
+    expected = np.zeros((32, 24), np.float32)
+    expected[:, cols] = np.abs(a[:, :8] * np.float32(3) - np.float32(1))
+    nisa.equal("b", b, expected)
+
+
+def test_exponential_gathers_and_sums(nisa):
+    a, cols, b, r = one(nisa, f"exponential dst=bt, src={GATHERED}, max_value=1.0, reduce_res=rt, reduce_cmd=reset_reduce", 8, 7)
+    e = np.exp(a[:, 1 + 2 * cols].astype(np.float64) - 1)
+    nisa.close("b", b, e, rtol=1e-6)
+    nisa.close("r", r, e.sum(axis=1, keepdims=True), rtol=1e-5)
+
+
+def test_tensor_scalar_reduce_gathers_and_takes_the_maximum(nisa):
+    line = f"tensor_scalar_reduce dst=bt, data={GATHERED}, op0=multiply, operand0=-1.0, reduce_op=maximum, reduce_res=rt, reduce_cmd=reset_reduce"
+    a, cols, b, r = one(nisa, line, 8, 8)
+    nisa.equal("b", b, -a[:, 1 + 2 * cols])
+    nisa.equal("r", r, (-a[:, 1 + 2 * cols]).max(axis=1, keepdims=True))
+
+
+def test_strict_checks_the_gathered_values(nisa):
+    # S5: sqrt's valid range starts at 2^-116; the view's first column (a[:, 1 + 2 * ix[p]])
+    # is positive, a later gathered one is negative: --strict faults on it
+    nasm = ONE.format(line=f"activation dst=bt, op=sqrt, data={GATHERED}", n=8)
+    a = np.ones((32, 24), np.float32)
+    a[:, 5] = -1.0  # column 5 = 1 + 2 * 2
+    ix = np.array([0, 2] + [0] * 30, np.int32).reshape(32, 1)
+    err = nisa.run(nasm, inputs={"a": a, "ix": ix}, args=["--strict"], expect_status=3)
+    assert "sqrt" in err and ":15:" in err, err
+    b = nisa.run(nasm, inputs={"a": np.abs(a), "ix": ix}, args=["--strict"])["b"]
+    nisa.equal("b", b, np.ones((32, 8), np.float32))
 
 
 def test_index_outside_the_row_faults(nisa):

@@ -84,3 +84,10 @@ def test_tensor_tensor_data2_refused_at_its_line():
     with pytest.raises(nisa.Error, match="not accepted by tensor_tensor's data2") as e:
         k.indirect_data2(np.zeros((32, 16), np.float32))
     assert_located(e.value, k.__file__, "data2")
+
+
+def test_activation_gathers_data():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_allclose(k.gather_exp(x, cols), np.exp(x[:, cols[:, 0]].astype(np.float64)), rtol=1e-6)

@@ -49,27 +49,30 @@ def index_tile(b, start, parts, n, low, high, distinct):
     return t
 
 
-def emit_indirect_streamed(b, mnemonic, data_key, other):
+def emit_indirect_streamed(b, mnemonic, data_key, other, dtype=any_dtype, scalar_engine=False):
     """`mnemonic` with dst and/or `data_key` indirect (a gather, a scatter, or
     both with data in PSUM and one index), the base-partition rules met: every
     index on a multiple of 32, an indirect input on its index's partition, an
     indirect dst's index on the (SBUF) input's partition or its index's.
-    `other(b, start, parts, n)` gives the remaining operands."""
+    `other(b, start, parts, n)` gives the remaining operands (a reduce_res
+    among them is stored too); `dtype(b)` picks dst's and the input's dtypes.
+    `scalar_engine`: the Scalar engine does not scatter into PSUM (S1.7)."""
     parts = b.pick([16, 32, 32, 64, 128])
     starts = [s for s in ((0,) if parts > 64 else (0, 64) if parts > 32 else (0, 32, 64, 96)) if s + parts <= 128]
     start = b.pick(starts)
     mode = b.pick(["gather", "scatter", "both"])
-    sdt, ddt = any_dtype(b), any_dtype(b)
+    sdt, ddt = dtype(b), dtype(b)
     if mode == "gather":
         base, (e, s, k), (low, high) = indirect_base(b, sdt, start, parts, compute_mem(b))
         n = int(b.rng.integers(1, min(64, 16 * parts) + 1))
         idx = index_tile(b, start, parts, n, low, high, False)
         dst = b.tile(ddt, b.shifted(start, parts), parts, [n], compute_mem(b))
         data = AP.format(name=base.name, e=e, p=parts, s=s, n=n, k=k, idx=idx.ref())
-        b.instr(mnemonic, dst=dst, **{data_key: data}, **other(b, start, parts, n))
+        _emit(b, mnemonic, dst, data_key, data, other(b, start, parts, n))
         b.store(dst)
         return
-    base, (e, s, k), (low, high) = indirect_base(b, ddt, b.shifted(start, parts), parts, compute_mem(b))
+    dst_mem = "sbuf" if scalar_engine else compute_mem(b)
+    base, (e, s, k), (low, high) = indirect_base(b, ddt, b.shifted(start, parts), parts, dst_mem)
     n = int(b.rng.integers(1, min(high - low + 1, 64) + 1))
     idx = index_tile(b, start, parts, n, low, high, True)
     data = None
@@ -81,5 +84,11 @@ def emit_indirect_streamed(b, mnemonic, data_key, other):
         data = b.tile(sdt, start, parts, [n], b.pick(["sbuf", "psum"]))
         b.load(data, b.values(sdt, (parts, n), -6, 6, specials=b.chance(0.3)))
     dst = AP.format(name=base.name, e=e, p=parts, s=s, n=n, k=k, idx=idx.ref())
-    b.instr(mnemonic, dst=dst, **{data_key: data}, **other(b, start, parts, n))
+    _emit(b, mnemonic, dst, data_key, data, other(b, start, parts, n))
     b.store(base)
+
+
+def _emit(b, mnemonic, dst, data_key, data, ops):
+    b.instr(mnemonic, dst=dst, **{data_key: data}, **ops)
+    if ops.get("reduce_res") is not None:
+        b.store(ops["reduce_res"])

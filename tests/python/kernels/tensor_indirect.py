@@ -1,7 +1,8 @@
 """Tensor Indirection (NKI 0.6 `t.indirect(index)`, NeuronCore-v4) on
 tensor_copy: a gather of columns of an SBUF tile, a scatter into one, and a
 view whose index starts off a quadrant boundary (an error at its line); on
-tensor_tensor (data1 gathered; data2 refused) and tensor_scalar (dst scattered)."""
+tensor_tensor (data1 gathered; data2 refused), tensor_scalar (dst scattered) and
+activation (data gathered)."""
 import nki
 import nki.isa as nisa
 import nki.language as nl
@@ -93,5 +94,20 @@ def indirect_data2(x):
     out = nl.ndarray((32, 16), x.dtype, buffer=nl.sbuf)
     nisa.tensor_tensor(dst=out, data1=xt, data2=xt.indirect(idx, num_elem=16), op=nl.add)  # LINE data2
     result = nl.ndarray((32, 16), x.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def gather_exp(x, cols):
+    # activation: result = exp(x[:, cols[i, 0]]) (data gathered, on the Scalar engine)
+    P, F = x.shape
+    xt = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, P), nl.float32, buffer=nl.sbuf)
+    nisa.activation(dst=out, op=nl.exp, data=xt.indirect(idx))
+    result = nl.ndarray((P, P), nl.float32, buffer=nl.shared_hbm)
     nisa.dma_copy(dst=result, src=out)
     return result
