@@ -69,8 +69,13 @@ const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot) {
   const TensorView& v = c.operand(slot).view;
   if (v.indirect != IndirectKind::tensor) return t;
   const int64_t n = v.pattern[1].num;
-  TileAccess staging = contiguous_tile(c.tiles.buffer(static_cast<std::size_t>(t->partitions * n * t->element_size)), t->dtype,
-                                       t->partitions, n);
+  // Work space (TileTable::scratch): gathered or computed anew every time the
+  // step runs, and such a step runs whole (never cut in two). Its size is
+  // rounded up to 64 bytes plus the operand's index, so a step's staging
+  // tiles never share a buffer (scratch has one per size).
+  const auto bytes = static_cast<std::size_t>(t->partitions * n * t->element_size);
+  const auto size = (bytes + 63) / 64 * 64 + static_cast<std::size_t>(slot.index);
+  TileAccess staging = contiguous_tile(c.tiles.scratch(size), t->dtype, t->partitions, n);
   staging.first_partition = t->first_partition;
   return c.tiles.add(std::move(staging));
 }
@@ -78,23 +83,37 @@ const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot) {
 namespace {
 
 // Moves the n columns of each partition between an .indirect() view (at
-// `offsets` from its start) and its contiguous staging tile, bits as they are.
-void gather(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
-  const auto size = static_cast<std::size_t>(staging.element_size);
+// `offsets` from its start) and its contiguous staging tile, bits as they
+// are; one copy loop per element size, so each copy is a fixed-size move.
+template <std::size_t kSize, bool kGather>
+void move_columns(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  const std::size_t n = offsets.size();
+  const int64_t* at = offsets.data();
   for (int64_t p = 0; p < partitions; ++p) {
-    const uint8_t* from = view.partition(p);
-    uint8_t* to = staging.partition(p);
-    for (std::size_t i = 0; i < offsets.size(); ++i) std::memcpy(to + i * size, from + offsets[i], size);
+    uint8_t* columns = view.partition(p);
+    uint8_t* dense = staging.partition(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (kGather) std::memcpy(dense + i * kSize, columns + at[i], kSize);
+      else std::memcpy(columns + at[i], dense + i * kSize, kSize);
+    }
   }
 }
 
-void scatter(const TileAccess& staging, const TileAccess& view, const std::vector<int64_t>& offsets, int64_t partitions) {
-  const auto size = static_cast<std::size_t>(staging.element_size);
-  for (int64_t p = 0; p < partitions; ++p) {
-    const uint8_t* from = staging.partition(p);
-    uint8_t* to = view.partition(p);
-    for (std::size_t i = 0; i < offsets.size(); ++i) std::memcpy(to + offsets[i], from + i * size, size);
+template <bool kGather>
+void move_columns(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  switch (staging.element_size) {
+    case 1: return move_columns<1, kGather>(view, staging, offsets, partitions);
+    case 2: return move_columns<2, kGather>(view, staging, offsets, partitions);
+    default: return move_columns<4, kGather>(view, staging, offsets, partitions);  // every dtype is 1, 2 or 4 bytes
   }
+}
+
+void gather(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  move_columns<true>(view, staging, offsets, partitions);
+}
+
+void scatter(const TileAccess& staging, const TileAccess& view, const std::vector<int64_t>& offsets, int64_t partitions) {
+  move_columns<false>(view, staging, offsets, partitions);
 }
 
 // The step as its kernel sees it: the gathered inputs in their staging tiles.
