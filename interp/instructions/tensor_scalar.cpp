@@ -10,8 +10,8 @@
 #include "bit_alu.hpp"
 #include "instructions.hpp"
 #include "lane_loop.hpp"
-#include "tensor_scalar.hpp"
 #include "tensor_indirection.hpp"
+#include "tensor_scalar.hpp"
 #include "tensor_scalar_avx512.hpp"
 
 namespace nisa {

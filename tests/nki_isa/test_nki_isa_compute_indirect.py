@@ -192,7 +192,8 @@ def test_exponential_gathers_and_sums(nisa):
 
 
 def test_tensor_scalar_reduce_gathers_and_takes_the_maximum(nisa):
-    line = f"tensor_scalar_reduce dst=bt, data={GATHERED}, op0=multiply, operand0=-1.0, reduce_op=maximum, reduce_res=rt, reduce_cmd=reset_reduce"
+    line = (f"tensor_scalar_reduce dst=bt, data={GATHERED}, op0=multiply, operand0=-1.0, reduce_op=maximum, "
+            "reduce_res=rt, reduce_cmd=reset_reduce")
     a, cols, b, r = one(nisa, line, 8, 8)
     nisa.equal("b", b, -a[:, 1 + 2 * cols])
     nisa.equal("r", r, (-a[:, 1 + 2 * cols]).max(axis=1, keepdims=True))
