@@ -155,10 +155,13 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       return cat(b, " starts at a multiple of 16 and covers whole 16-partition GpSimd cores; ", operand_name(is, c.width), " is 1, 2, 4, 8, 16 or 32; ",
                  operand_name(is, c.count), " (default: all of a core's indices) is at most a core's indices and 4096; ", a, " holds ",
                  operand_name(is, c.count), " x ", operand_name(is, c.width), " elements per partition");
-    case CheckKind::tensor_indirection:
-      return cat("with an `indirect=IDX` view on ", a, " or ", b, " (NeuronCore-v4, Vector or Scalar engine): every index starts on a multiple of 32; an indirect ",
+    case CheckKind::tensor_indirection: {
+      std::vector<std::string> engines;
+      for (int e : c.values) engines.push_back(code(std::string(engine_name(static_cast<Engine>(e)))));
+      return cat("with an `indirect=IDX` view on ", a, " or ", b, " (NeuronCore-v4, on the ", join(engines, " or "), " engine): every index starts on a multiple of 32; an indirect ",
                  b, " starts on its index's partition; an indirect ", a, "'s index starts on ", b, "'s partition (", b, " in SBUF) or on ", b,
                  "'s index's (both indirect, ", b, " in PSUM); the Scalar engine does not scatter into PSUM (S1.7)");
+    }
     case CheckKind::dma_compute_sources:
       return cat("every entry of ", b, " has the shape of ", a, "; ", operand_name(is, c.axes), " (if given) holds one scale per entry; ",
                  operand_name(is, c.count), " is true; with a vector_offset/scalar_offset view, ", b, " holds exactly 2 entries");
@@ -220,6 +223,9 @@ std::string check_text(const Spec& spec, const InstructionSpec& is, const CheckS
       if (c.limit > 0) rules.push_back(cat(join(ops, " and "), " at most ", number_text(static_cast<double>(c.limit)), " partitions and ",
                                            number_text(static_cast<double>(c.limit)), " elements per partition"));
       if (c.then_not > 0) rules.push_back(cat("NeuronCore-v", std::to_string(c.then_not), " or later"));
+      std::vector<std::string> refused;
+      for (int o : c.group_b) refused.push_back(operand_name(is, o));
+      if (!refused.empty()) rules.push_back(cat("no ", join(refused, ", "), " (each absent or its default)"));
       return cat("on the ", join(engines, " or "), " engine: ", join(rules, "; "));
     }
     case CheckKind::transpose_of:

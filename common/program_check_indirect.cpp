@@ -2,9 +2,20 @@
 // paragraphs of nki.isa tensor_copy, tensor_tensor, tensor_scalar, ...): the
 // view on its own, then the rules between an instruction's dst and the input
 // that may be indirect. docs/SEMANTICS.md S1.7.
+#include <algorithm>
+
 #include "instruction_checker.hpp"
 
 namespace nisa::check_detail {
+namespace {
+
+// An engine as NKI's docstrings name it ("the Vector or GpSimd engine").
+std::string_view engine_title(Engine e) {
+  static constexpr std::string_view titles[] = {"Tensor", "Vector", "Scalar", "GpSimd", "DMA"};
+  return titles[static_cast<int>(e)];
+}
+
+}  // namespace
 
 bool InstructionChecker::check_tensor_indirect_view(int i, const TensorView& v) {
   const TensorDecl& t = program.tensors[static_cast<std::size_t>(v.tensor)];
@@ -64,10 +75,16 @@ void InstructionChecker::check_tensor_indirection(const CheckSpec& c) {
   if (!scatter && !gather) return;
   const int at = scatter ? c.a : c.b;
   if (arch_version() < 4) return fail(at, is.name + ": .indirect() views (indirect=IDX) need NeuronCore-v4 (trn3) or later");
+  // Each instruction's docstring names its engines ("must run on the Vector or
+  // GpSimd engine", "Runs on the Vector engine"): the check's "engines".
   const Engine engine = executing_engine(is, ins);
-  if (engine != Engine::vector && engine != Engine::scalar)
+  if (std::find(c.values.begin(), c.values.end(), static_cast<int>(engine)) == c.values.end()) {
+    std::string allowed;
+    for (std::size_t k = 0; k < c.values.size(); ++k)
+      allowed += std::string(k == 0 ? "" : k + 1 == c.values.size() ? " or " : ", ") + std::string(engine_title(static_cast<Engine>(c.values[k])));
     return fail(is.engine_operand >= 0 ? is.engine_operand : at,
-                is.name + " with an .indirect() view runs on the Vector or Scalar engine, not " + std::string(engine_name(engine)));
+                is.name + " with an .indirect() view runs on the " + allowed + " engine, not " + std::string(engine_name(engine)));
+  }
   auto start = [&](const TensorView& v) { return view_partition_start(program, v); };
   // NKI 0.6: "the index of every .indirect() view starts on a quadrant boundary".
   for (int o : {c.a, c.b}) {

@@ -379,6 +379,11 @@ void InstructionChecker::check_on_engine(const CheckSpec& c) {
     std::string core = "NeuronCore-v" + std::to_string(c.then_not);
     fail(is.engine_operand, is.name + on + " needs " + core + " or later");
   }
+  // "refuses": what the engine has not (NKI 0.7 activation: "Accumulator is
+  // only available on the Scalar engine").
+  for (int o : c.group_b)
+    if (operand(o).state != OperandState::absent && !operand_is_default(is.operands[static_cast<std::size_t>(o)], operand(o)))
+      fail(o, quoted(key(o)) + " is not available to " + is.name + on);
   for (int o : c.group_a) {
     if (!is_tensor(o)) continue;
     if (c.memory_given && tensor_of(o).memory != c.memory)

@@ -171,7 +171,7 @@ enum class CheckKind : uint8_t {
   mx_scale,              // a (packed data, P a multiple of 32), b (its scales): b has a's elements and covers partition 32 * (P/32 - 1) + 3
   mx_matmul,             // a (dst), b (stationary): a's partitions = b's elements, b's elements even and <= 128
   tensor_indirection,    // a (dst), b (the input that may be indirect): NKI 0.6's base-partition rules for
-                         // .indirect() views, NeuronCore-v4 only, Vector/Scalar engine, no Scalar scatter to PSUM
+                         // .indirect() views, NeuronCore-v4 only, on the engines `values` lists, no Scalar scatter to PSUM
 };
 
 struct CheckSpec {
@@ -179,14 +179,14 @@ struct CheckSpec {
   int a = -1, b = -1;                       // operand indices
   Memory memory{};                          // not_both_in
   std::vector<std::pair<int, int>> pairs;   // allowed_pairs: enum indices
-  std::vector<int> values;                  // requires_operand: enum index or bool (0/1) of a
+  std::vector<int> values;                  // requires_operand: enum index or bool (0/1) of a; on_engine, tensor_indirection: engines
   bool values_negated = false;              // requires_operand: "is_not" instead of "is"
   int then_not = -1;                        // requires_operand: enum index b must not take
   int64_t limit = 0;                        // index_below
   std::vector<int> ops, integer_if_bitvec, float_if_arithmetic, false_if_bitvec;  // op_class
   bool if_given = false;                    // requires_operand: "if a is given" (any value)
   std::vector<int> then_is;                 // requires_operand: enum indices b must take (any if empty)
-  std::vector<int> group_a, group_b;        // exclusive
+  std::vector<int> group_a, group_b;        // exclusive; on_engine: operands (a), operands refused (b)
   int axes = -1;                            // reduced_by_axes, transposed_by_axes: the list operand; shuffle_quadrants: the mask
   bool memory_given = false;                // on_engine: `memory` applies
   int64_t min = 1, max = 1, multiple_of = 1, partitions = 0, partitions_multiple_of = 1;  // element_count

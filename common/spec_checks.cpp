@@ -112,8 +112,8 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
     return cs;
   }
 
-  if (cs.kind == CheckKind::on_engine) {
-    // {"engines": [...], "operands": [...], "memory": M, "max_size": S, "arch": A}
+  // on_engine, tensor_indirection: "engines": [...] into cs.values.
+  auto parse_engine_list = [&] {
     Node engines = c.at("engines");
     for (std::size_t i = 0; i < engines.size(); ++i) {
       int engine = -1;
@@ -123,12 +123,27 @@ CheckSpec parse_check(const Node& c, const Spec& spec, const InstructionSpec& in
       cs.values.push_back(engine);
     }
     if (cs.values.empty()) engines.fail("no engines");
+  };
+  // {"operands": [dst, input], "engines": the engines that run it with an .indirect() view}
+  if (cs.kind == CheckKind::tensor_indirection) parse_engine_list();
+  if (cs.kind == CheckKind::on_engine) {
+    // {"engines": [...], "operands": [...], "memory": M, "max_size": S, "arch": A, "refuses": [...]}
+    parse_engine_list();
     if (c.has("operands")) {
       Node ops = c.at("operands");
       for (std::size_t i = 0; i < ops.size(); ++i) {
         const int op = operand_ref(ops.at(i), ins);
-        if (ins.operands[static_cast<std::size_t>(op)].kind != OperandKind::tensor) ops.at(i).fail("not a tensor operand");
+        const OperandKind kind = ins.operands[static_cast<std::size_t>(op)].kind;
+        if (kind != OperandKind::tensor && kind != OperandKind::tensor_or_scalar) ops.at(i).fail("not a tensor operand");
         cs.group_a.push_back(op);
+      }
+    }
+    if (c.has("refuses")) {  // operands that must be absent (or their default) on these engines
+      Node refused = c.at("refuses");
+      for (std::size_t i = 0; i < refused.size(); ++i) {
+        const int op = operand_ref(refused.at(i), ins);
+        if (ins.operands[static_cast<std::size_t>(op)].required) refused.at(i).fail("a required operand is always given");
+        cs.group_b.push_back(op);
       }
     }
     if (c.has("memory")) {

@@ -7,6 +7,7 @@
 #include "alu.hpp"
 #include "lane_loop.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -35,7 +36,7 @@ struct Body : AccumulatingEnd {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* data = c.tile(slot::data);
-  stream_tiles(c, s, c.tile(slot::dst), {data});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::data)});
   s.set_params(Params{c.enum_value<ActivationFn>(slot::op), c.enum_value<AluOp>(slot::op0),
                       c.enum_value<AluOp>(slot::op1), c.boolean(slot::reverse0), c.boolean(slot::reverse1)});
   s.scalar[kImm0] = c.partition_scalar(slot::imm0, 0.0f);
@@ -44,6 +45,7 @@ void decode(const DecodeContext& c, Step& s) {
   accumulate_into(c, s, {slot::reduce_cmd, slot::reduce_op, slot::reduce_res}, AccumulatorEngine::scalar,
                   data->first_partition, ReduceOp::add);
   s.run = run_lanes<Body>;
+  finish_tensor_indirection(c, s, slot::dst, {slot::data});
 }
 
 // S5: the function's input, the two ALU stages' result, in its valid range.

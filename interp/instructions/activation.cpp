@@ -6,6 +6,7 @@
 #include "activation_avx512.hpp"
 #include "activation_stage.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -13,7 +14,7 @@ namespace slot = spec_operand::activation;
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* data = c.tile(slot::data);
-  stream_tiles(c, s, c.tile(slot::dst), {data});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::data)});
   s.set_params(ActivationParams{c.enum_value<ActivationFn>(slot::op)});
   s.scalar[kActivationScale] = c.partition_scalar(slot::scale, 1.0f);
   s.scalar[kActivationBias] = c.partition_scalar(slot::bias, 0.0f);
@@ -21,6 +22,7 @@ void decode(const DecodeContext& c, Step& s) {
                   data->first_partition, ReduceOp::add);
   s.run = run_lanes<ActivationBody>;
   if (Kernel fused = activation_avx512_kernel(s)) s.run = fused;
+  finish_tensor_indirection(c, s, slot::dst, {slot::data});
 }
 
 }  // namespace

@@ -8,6 +8,7 @@
 #include "lane_loop.hpp"
 #include "load_reduce.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -32,7 +33,7 @@ struct Body : ElementwiseBody {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* src = c.tile(slot::src);
-  stream_tiles(c, s, c.tile(slot::dst), {src});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::src)});
   s.scalar[kMaxValue] = c.partition_scalar(slot::max_value, 0.0f);
   const bool load =
       decode_reduce_cmd(c, s, slot::reduce_cmd, AccumulatorEngine::vector, src->first_partition);
@@ -42,6 +43,7 @@ void decode(const DecodeContext& c, Step& s) {
   s.reduce_op = ReduceOp::add;
   s.set_params(Params{LoadReduce{load, false}});
   s.run = run_lanes<Body>;
+  finish_tensor_indirection(c, s, slot::dst, {slot::src});
 }
 
 }  // namespace

@@ -74,29 +74,13 @@ void written_elements(const Step& s, std::vector<uint8_t*>& out) {
 
 const StrictHooks indirect_hooks{.written_elements = written_elements};
 
-// One element per row. An .indirect() side keeps only its first element
-// (the view's start in each partition, inside the row: check_pattern): its
-// columns are the runtime offsets from there, and what reads the tile as it
-// is (--strict's input check, a partition split) must not walk the static
-// columns 0..N-1, which may leave the row.
-const TileAccess* side_tile(const DecodeContext& c, OperandSlot slot) {
-  const TileAccess* t = c.tiles.with_rows(c.tile(slot), 1);
-  if (c.operand(slot).view.indirect != IndirectKind::tensor) return t;
-  TileAccess first = *t;
-  first.elements = 1;
-  first.counts = {1};
-  first.strides = {first.element_size};
-  first.row_offsets = {0};
-  return c.tiles.add(std::move(first));
-}
-
 bool decode_indirect(const DecodeContext& c, Step& s) {
   const TensorView& dst = c.operand(slot::dst).view;
   const TensorView& src = c.operand(slot::src).view;
   if (dst.indirect != IndirectKind::tensor && src.indirect != IndirectKind::tensor) return false;
   const Engine engine = executing_engine(c.instruction_spec, c.instruction);
-  s.dst = side_tile(c, slot::dst);
-  s.in[0] = side_tile(c, slot::src);
+  s.dst = indirect_start_tile(c, slot::dst);
+  s.in[0] = indirect_start_tile(c, slot::src);
   s.inputs = 1;
   s.partitions = s.dst->partitions;
   s.elements = view_elements_per_partition(dst);

@@ -10,6 +10,7 @@
 #include "bit_alu.hpp"
 #include "instructions.hpp"
 #include "lane_loop.hpp"
+#include "tensor_indirection.hpp"
 #include "tensor_scalar.hpp"
 #include "tensor_scalar_avx512.hpp"
 
@@ -38,7 +39,7 @@ struct BitBody : ElementwiseBitBody {
 };
 
 void decode(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::data)});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::data)});
   const Params& k = s.set_params(Params{c.enum_value<AluOp>(slot::op0), c.enum_value<AluOp>(slot::op1),
                                         c.boolean(slot::reverse0), c.boolean(slot::reverse1)});
   s.scalar[kOperand0] = c.partition_scalar(slot::operand0, 0.0f);
@@ -46,6 +47,7 @@ void decode(const DecodeContext& c, Step& s) {
   const bool bitvec = spec_enum::is_bitvec(k.op0) || spec_enum::is_bitvec(k.op1);
   s.run = bitvec ? run_bit_lanes<BitBody> : run_lanes<Body>;
   if (Kernel fused = bitvec ? nullptr : tensor_scalar_avx512_kernel(s)) s.run = fused;
+  finish_tensor_indirection(c, s, slot::dst, {slot::data});
 }
 
 }  // namespace

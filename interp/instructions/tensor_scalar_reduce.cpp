@@ -9,6 +9,7 @@
 #include "lane_loop.hpp"
 #include "load_reduce.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -34,7 +35,7 @@ struct Body : ElementwiseBody {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* data = c.tile(slot::data);
-  stream_tiles(c, s, c.tile(slot::dst), {data});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::data)});
   s.scalar[kOperand0] = c.partition_scalar(slot::operand0, 0.0f);
   const bool load = decode_reduce_cmd(c, s, slot::reduce_cmd, AccumulatorEngine::vector, data->first_partition);
   if (c.is_tile(slot::reduce_res)) s.reduce_res = c.tile(slot::reduce_res);
@@ -43,6 +44,7 @@ void decode(const DecodeContext& c, Step& s) {
   s.set_params(Params{c.enum_value<AluOp>(slot::op0), c.boolean(slot::reverse0),
                       LoadReduce{load, c.boolean(slot::reduce_res_negate)}});
   s.run = run_lanes<Body>;
+  finish_tensor_indirection(c, s, slot::dst, {slot::data});
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "bit_alu.hpp"
 #include "instructions.hpp"
 #include "lane_loop.hpp"
+#include "tensor_indirection.hpp"
 #include "tensor_tensor_avx512.hpp"
 
 namespace nisa {
@@ -26,10 +27,11 @@ struct BitBody : ElementwiseBitBody {
 };
 
 void decode(const DecodeContext& c, Step& s) {
-  stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::data1), c.tile(slot::data2)});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::data1), c.tile(slot::data2)});
   const Params& k = s.set_params(Params{c.enum_value<AluOp>(slot::op)});
   s.run = spec_enum::is_bitvec(k.op) ? run_bit_lanes<BitBody> : run_lanes<Body>;
   if (Kernel fused = tensor_tensor_avx512_kernel(s, k.op)) s.run = fused;
+  finish_tensor_indirection(c, s, slot::dst, {slot::data1, slot::data2});
 }
 
 }  // namespace

@@ -1,7 +1,10 @@
 #include "tensor_indirection.hpp"
 
+#include <cstring>
 #include <new>
 #include <string>
+
+#include "strict.hpp"
 
 namespace nisa {
 namespace {
@@ -48,6 +51,138 @@ void column_offsets(const TensorIndirection* side, const TileAccess& t, int64_t 
     if (at < 0 || at >= limit) outside_row(*side, i, index);
     out[static_cast<std::size_t>(i)] = index * side->step * side->element_size;
   }
+}
+
+const TileAccess* indirect_start_tile(const DecodeContext& c, OperandSlot slot) {
+  const TileAccess* t = c.tiles.with_rows(c.tile(slot), 1);
+  if (c.operand(slot).view.indirect != IndirectKind::tensor) return t;
+  TileAccess first = *t;
+  first.elements = 1;
+  first.counts = {1};
+  first.strides = {first.element_size};
+  first.row_offsets = {0};
+  return c.tiles.add(std::move(first));
+}
+
+const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot) {
+  const TileAccess* t = c.tile(slot);
+  const TensorView& v = c.operand(slot).view;
+  if (v.indirect != IndirectKind::tensor) return t;
+  const int64_t n = v.pattern[1].num;
+  // Work space (TileTable::scratch): gathered or computed anew every time the
+  // step runs, and such a step runs whole (never cut in two). Its size is
+  // rounded up to 64 bytes plus the operand's index, so a step's staging
+  // tiles never share a buffer (scratch has one per size).
+  const auto bytes = static_cast<std::size_t>(t->partitions * n * t->element_size);
+  const auto size = (bytes + 63) / 64 * 64 + static_cast<std::size_t>(slot.index);
+  TileAccess staging = contiguous_tile(c.tiles.scratch(size), t->dtype, t->partitions, n);
+  staging.first_partition = t->first_partition;
+  return c.tiles.add(std::move(staging));
+}
+
+namespace {
+
+// Moves the n columns of each partition between an .indirect() view (at
+// `offsets` from its start) and its contiguous staging tile, bits as they
+// are; one copy loop per element size, so each copy is a fixed-size move.
+template <std::size_t kSize, bool kGather>
+void move_columns(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  const std::size_t n = offsets.size();
+  const int64_t* at = offsets.data();
+  for (int64_t p = 0; p < partitions; ++p) {
+    uint8_t* columns = view.partition(p);
+    uint8_t* dense = staging.partition(p);
+    for (std::size_t i = 0; i < n; ++i) {
+      if constexpr (kGather) std::memcpy(dense + i * kSize, columns + at[i], kSize);
+      else std::memcpy(columns + at[i], dense + i * kSize, kSize);
+    }
+  }
+}
+
+template <bool kGather>
+void move_columns(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  switch (staging.element_size) {
+    case 1: return move_columns<1, kGather>(view, staging, offsets, partitions);
+    case 2: return move_columns<2, kGather>(view, staging, offsets, partitions);
+    default: return move_columns<4, kGather>(view, staging, offsets, partitions);  // every dtype is 1, 2 or 4 bytes
+  }
+}
+
+void gather(const TileAccess& view, const TileAccess& staging, const std::vector<int64_t>& offsets, int64_t partitions) {
+  move_columns<true>(view, staging, offsets, partitions);
+}
+
+void scatter(const TileAccess& staging, const TileAccess& view, const std::vector<int64_t>& offsets, int64_t partitions) {
+  move_columns<false>(view, staging, offsets, partitions);
+}
+
+// The step as its kernel sees it: the gathered inputs in their staging tiles.
+Step gathered(const Step& s) {
+  const IndirectStreams& k = *s.indirection;
+  Step inner = s;
+  std::vector<int64_t> offsets;
+  for (int j = 1; j < 4; ++j) {
+    if (k.side[j] == nullptr) continue;
+    column_offsets(k.side[j], *k.view[j], s.elements, offsets);
+    gather(*k.view[j], *k.staging[j], offsets, s.partitions);
+    inner.in[j - 1] = k.staging[j];
+  }
+  return inner;
+}
+
+void run_indirect_streams(const Step& s, Machine& m) {
+  const IndirectStreams& k = *s.indirection;
+  Step inner = gathered(s);
+  std::vector<int64_t> scattered;
+  // dst's offsets are read before the kernel runs: its reduce_res may be the index.
+  if (k.side[0] != nullptr) {
+    column_offsets(k.side[0], *k.view[0], s.elements, scattered);
+    inner.dst = k.staging[0];
+  }
+  k.inner(inner, m);
+  if (k.side[0] != nullptr) scatter(*k.staging[0], *k.view[0], scattered, s.partitions);
+}
+
+// --strict: the instruction's check on the values the kernel will read.
+void check_gathered(const Step& s, const StrictFault& fault) { s.indirection->check(gathered(s), fault); }
+
+// --strict: a scattered dst writes the indexed columns only.
+void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
+  const IndirectStreams& k = *s.indirection;
+  std::vector<int64_t> offsets;
+  column_offsets(k.side[0], *k.view[0], s.elements, offsets);
+  for (int64_t p = 0; p < s.partitions; ++p)
+    for (const int64_t at : offsets) out.push_back(k.view[0]->partition(p) + at);
+}
+
+}  // namespace
+
+void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs) {
+  IndirectStreams k;
+  bool any = false;
+  int j = 0;
+  auto take = [&](OperandSlot slot, const TileAccess*& streamed) {
+    const TensorView& v = c.operand(slot).view;
+    if (v.indirect == IndirectKind::tensor) {
+      any = true;
+      k.staging[j] = streamed;
+      k.view[j] = indirect_start_tile(c, slot);
+      k.side[j] = tensor_indirection(c, v, executing_engine(c.instruction_spec, c.instruction));
+      streamed = k.view[j];
+    }
+    ++j;
+  };
+  take(dst, s.dst);
+  for (const OperandSlot slot : inputs) take(slot, s.in[j - 1]);
+  if (!any) return;
+  k.inner = s.run;
+  s.run = run_indirect_streams;
+  k.check = s.strict != nullptr ? s.strict->check : nullptr;
+  s.indirection = new (c.tiles.buffer(sizeof(IndirectStreams))) IndirectStreams(k);  // trivially destructible
+  StrictHooks hooks = s.strict != nullptr ? *s.strict : StrictHooks{};
+  if (k.side[0] != nullptr) hooks.written_elements = scattered_elements;
+  if (k.check != nullptr) hooks.check = check_gathered;
+  s.strict = new (c.tiles.buffer(sizeof(StrictHooks))) StrictHooks(hooks);
 }
 
 }  // namespace nisa

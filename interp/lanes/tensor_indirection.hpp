@@ -5,6 +5,7 @@
 // offsets are read from the index when the step runs, since they are data.
 #pragma once
 #include <cstdint>
+#include <initializer_list>
 #include <vector>
 
 #include "decode_context.hpp"
@@ -32,5 +33,43 @@ const TensorIndirection* tensor_indirection(const DecodeContext& c, const Tensor
 // static layout of `t` (one element per row, t laid out by with_rows(t, 1)).
 // An indirect side's offsets are from the view's start (t.partition(p)).
 void column_offsets(const TensorIndirection* side, const TileAccess& t, int64_t n, std::vector<int64_t>& out);
+
+// The operand's tile with one element per row; for an .indirect() view only
+// its first element (the view's start in each partition, inside the row:
+// check_pattern): its columns are the runtime offsets from there, and what
+// reads the tile as it is (--strict's input check, a partition split) must
+// not walk the static columns 0..N-1, which may leave the row.
+const TileAccess* indirect_start_tile(const DecodeContext& c, OperandSlot slot);
+
+// ---- Elementwise instructions (tensor_tensor, tensor_scalar, activation, ...) ----
+//
+// Their decoders stream streamed_tile(c, slot) for dst and each input, pick
+// their kernel as for any step, then call finish_tensor_indirection. For an
+// .indirect() operand the streamed tile is a contiguous staging tile of the
+// view's P x N elements: the step gathers the indexed columns into it before
+// the kernel runs and scatters dst's from it after (bits, in the operand's
+// own dtype, so the kernel's conversions are the usual ones). All inputs are
+// read before dst is written, as S1.6 has it for any step.
+
+struct StrictFault;
+
+struct IndirectStreams {
+  Kernel inner = nullptr;                  // the instruction's kernel, on the staging tiles
+  void (*check)(const Step&, const StrictFault&) = nullptr;  // the instruction's --strict check, likewise
+  const TileAccess* staging[4] = {};       // dst, in[0..2]: the streamed staging tile (nullptr: a plain operand)
+  const TileAccess* view[4] = {};          // the real view's start tile (indirect_start_tile)
+  const TensorIndirection* side[4] = {};
+};
+
+// The tile to stream for `slot`: c.tile(slot), or a staging tile for an .indirect() view.
+const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot);
+
+// When dst or an input is an .indirect() view: s runs the gather, s.run's
+// kernel on the staging tiles, the scatter; s.dst/s.in[] name the real
+// views' start tiles (what --strict and the scheduler see), a scattered
+// dst lists its written elements for --strict, and the instruction's own
+// --strict check (S5 input ranges) sees the gathered values. `inputs` are
+// s.in[]'s slots.
+void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs);
 
 }  // namespace nisa

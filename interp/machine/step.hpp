@@ -47,6 +47,7 @@ static_assert(sizeof(PartitionScalar) == 24, "PartitionScalar has no padding byt
 
 struct Step;
 struct StrictHooks;
+struct IndirectStreams;
 using Kernel = void (*)(const Step&, Machine&);
 
 // Which accumulator an instruction feeds (S1.3).
@@ -98,6 +99,11 @@ struct Step {
   bool staging_reads_dst = false;
   const TileAccess* final_dst = nullptr;
   int64_t staging_row_length = 0;  // row layout shared by final_dst and the staging tile
+
+  // Tensor Indirection (S1.7) on a streamed operand: the staging tiles the
+  // kernel runs on and the runtime column offsets of the real views
+  // (lanes/tensor_indirection.hpp); nullptr for every other step.
+  const IndirectStreams* indirection = nullptr;
 
   // The instruction's own parameters: a struct declared in its file
   // (instructions/<name>.cpp), set by its decoder, read by its kernels and

@@ -114,7 +114,7 @@ TEST_CASE("key errors") {
   CHECK(asm_test::first_error(kTiles + "tensor_tensor dst=y, data1=x, op=add\n") ==
         "missing required key 'data2' for tensor_tensor (keys: dst, data1, data2, op)");
   CHECK(asm_test::first_error(kTiles + "activation dst=y, op=exp, data=x, scal=2\n") ==
-        "unknown key 'scal' for activation; did you mean 'scale'? (keys: dst, op, data; optional: bias, scale, reduce_op, reduce_res, reduce_cmd)");
+        "unknown key 'scal' for activation; did you mean 'scale'? (keys: dst, op, data; optional: bias, scale, reduce_op, reduce_res, reduce_cmd, engine)");
   CHECK(asm_test::first_error(kTiles + "tensor_tensr dst=y\n") == "unknown instruction 'tensor_tensr'; did you mean 'tensor_tensor'?");
   CHECK(asm_test::first_error(kTiles + "register_alloc dst=y\n") ==
         "NKI's register_alloc is written as a declaration, `.reg NAME` (SEMANTICS S17.1) in .nasm");

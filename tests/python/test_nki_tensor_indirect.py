@@ -61,3 +61,33 @@ def test_indirect_on_hbm_is_refused():
 
     with pytest.raises(nisa.Error, match="in HBM"):
         on_hbm(np.zeros((4, 8), np.float32), np.zeros((4, 1), np.int32))
+
+
+def test_tensor_tensor_gathers_data1():
+    rng = np.random.default_rng(5)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    y = rng.standard_normal((32, 24)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_array_equal(k.gather_subtract(x, y, cols), x[:, cols[:24, 0]] - y)
+
+
+def test_tensor_scalar_scatters_dst():
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((32, 12)).astype(np.float32)
+    cols = np.concatenate([rng.permutation(20), np.zeros(12, int)]).astype(np.int32).reshape(32, 1)
+    expected = np.zeros((32, 20), np.float32)
+    expected[:, cols[:12, 0]] = x * np.float32(2) + np.float32(1)
+    np.testing.assert_array_equal(k.scale_scatter(x, cols, 20), expected)
+
+
+def test_tensor_tensor_data2_refused_at_its_line():
+    with pytest.raises(nisa.Error, match="not accepted by tensor_tensor's data2") as e:
+        k.indirect_data2(np.zeros((32, 16), np.float32))
+    assert_located(e.value, k.__file__, "data2")
+
+
+def test_activation_gathers_data():
+    rng = np.random.default_rng(7)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_allclose(k.gather_exp(x, cols), np.exp(x[:, cols[:, 0]].astype(np.float64)), rtol=1e-6)

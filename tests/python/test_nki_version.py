@@ -88,3 +88,65 @@ def test_07_writes_the_snake_layout(nki_07):
 def test_unknown_version_is_refused():
     with pytest.raises(nisa.Error, match="NKI version '0.8' is not one of 0.6, 0.7"):
         nisa.nki.install(version="0.8")
+
+
+# activation / activate2 engine= (NKI 0.7, https://awsdocs-neuron.readthedocs-hosted.com/en/v2.33.0/nki/api/generated/nki.isa.activation.html):
+# the Scalar engine or GpSimd on NeuronCore-v4; no accumulator on GpSimd.
+# relu(2x - 1) of [[1, -2, 3], [-0.5, 4, 0]] is [[1, 0, 5], [0, 7, 0]] by hand.
+ACT_X = np.array([[1.0, -2.0, 3.0], [-0.5, 4.0, 0.0]], dtype=np.float32)
+ACT_EXPECTED = np.array([[1, 0, 5], [0, 7, 0]], dtype=np.float32)
+
+
+def relu_on(x, engine, **more):
+    src = nl.ndarray((2, 3), dtype=nl.float32, buffer=nl.sbuf)
+    nisa_isa.dma_copy(dst=src, src=x)
+    dst = nl.ndarray((2, 3), dtype=nl.float32, buffer=nl.sbuf)
+    nisa_isa.activation(dst=dst, op=nl.relu, data=src, scale=2.0, bias=-1.0, engine=engine, **more)
+    out = nl.ndarray((2, 3), dtype=nl.float32, buffer=nl.shared_hbm)
+    nisa_isa.dma_copy(dst=out, src=dst)
+    return out
+
+
+@nki.jit(platform_target="trn3")
+def relu_gpsimd(x):
+    return relu_on(x, nisa_isa.engine.gpsimd)
+
+
+@nki.jit(platform_target="trn3")
+def relu_gpsimd_reducing(x):
+    res = nl.ndarray((2, 1), dtype=nl.float32, buffer=nl.sbuf)
+    return relu_on(x, nisa_isa.gpsimd_engine, reduce_op=nl.add, reduce_res=res, reduce_cmd=nisa_isa.reduce_cmd.reset_reduce)
+
+
+@nki.jit(platform_target="trn2")
+def relu_gpsimd_trn2(x):
+    return relu_on(x, nisa_isa.engine.gpsimd)
+
+
+@nki.jit(platform_target="trn3")
+def relu_scalar(x):
+    return relu_on(x, nisa_isa.engine.scalar)
+
+
+def test_07_activation_on_gpsimd(nki_07):
+    np.testing.assert_array_equal(relu_gpsimd(ACT_X), ACT_EXPECTED)
+    assert "engine=gpsimd" in relu_gpsimd.to_nasm(ACT_X)
+
+
+def test_06_refuses_engine_gpsimd():
+    with pytest.raises(nisa.Error, match="'engine' is NKI 0.7's"):
+        relu_gpsimd(ACT_X)
+
+
+def test_06_takes_the_scalar_default():
+    np.testing.assert_array_equal(relu_scalar(ACT_X), ACT_EXPECTED)
+
+
+def test_07_gpsimd_has_no_accumulator(nki_07):
+    with pytest.raises(nisa.Error, match="'reduce_op' is not available to activation on the gpsimd engine"):
+        relu_gpsimd_reducing(ACT_X)
+
+
+def test_07_gpsimd_activation_needs_trn3(nki_07):
+    with pytest.raises(nisa.Error, match="activation on the gpsimd engine needs NeuronCore-v4"):
+        relu_gpsimd_trn2(ACT_X)

@@ -85,6 +85,21 @@ def compute_mem(b):
     return "psum" if b.chance(0.2) else "sbuf"
 
 
+def maybe_gpsimd(b, ops):
+    """NKI 0.7 activation/activate2 engine=gpsimd (NeuronCore-v4), now and then
+    where the instance allows it: a program of NKI 0.7 (no `.nki 0.6` chosen),
+    no accumulator operand, every tile in SBUF."""
+    if b.arch != "trn3" or b.nki == "0.6" or ops.get("reduce_res") is not None or "reduce_op" in ops:
+        return
+    if ops.get("reduce_cmd") not in (None, "idle"):
+        return
+    if any(getattr(v, "mem", "sbuf") != "sbuf" for v in ops.values()):
+        return
+    if b.chance(0.4):
+        ops["engine"] = "gpsimd"
+        b.nki = "0.7"  # a later topk keeps to it
+
+
 def spelled(b, table, name):
     return b.pick(table[name])
 

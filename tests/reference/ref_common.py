@@ -424,3 +424,21 @@ def tensor_indirect_start(view):
     fixed = _FixedView(view, view.offset + np.arange(parts, dtype=np.int64)[:, None] * step_p)
     fixed.pattern = [(step_p, parts), (1, 1)]
     return fixed
+
+
+def resolve_indirect_operands(m, o, instruction, names):
+    """The operands `o` with each .indirect() view among `names` resolved for
+    this step (S1.7), for instructions that read their inputs and then write
+    dst (tensor_tensor, tensor_scalar): --strict checks the first element of
+    each partition of a gathered input, as tensor_copy's."""
+    resolved = dict(o)
+    for name in names:
+        view = o.get(name)
+        if getattr(view, "indirect", None) != "tensor":
+            continue
+        fixed = resolve_tensor_indirect(m, view, instruction)
+        if name != "dst":
+            m.check_written(tensor_indirect_start(view))
+            fixed.strict_start_only = True
+        resolved[name] = fixed
+    return resolved

@@ -6,6 +6,7 @@ import numpy as np
 
 import nasm_reader
 import ref_dtypes
+from ref_common import tensor_indirect_start
 
 ARCH_VERSION = {a["name"]: a["version"] for a in nasm_reader.SPEC["archs"]}
 ENGINE_OF = {i["name"]: i["engine"] for i in nasm_reader.SPEC["instructions"]}
@@ -60,7 +61,8 @@ def lint(prog):
             for (s, c, st), size in zip(v.dims or [], decl.shape):
                 if s < 0 or c < 1 or s + (c - 1) * st >= size:
                     problems.append(f"{where}: {op_spec['name']} slice outside {v.name}")
-            index = v.flat_index()
+            # an .indirect() view's columns are runtime offsets (S1.7): its start stays inside
+            index = v.flat_index() if v.indirect != "tensor" else tensor_indirect_start(v).flat_index()
             if index.min() < 0 or index.max() >= int(np.prod(decl.shape)):
                 problems.append(f"{where}: {op_spec['name']} access pattern outside {v.name}")
             start, count, _ = geometry(prog, v)

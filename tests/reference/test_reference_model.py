@@ -330,6 +330,37 @@ dma_copy dst=s, src=st
         scattered[:, [2, 0, 1]] = rows + [6, 2, 4]
         self.assertEqual(out["s"].tolist(), scattered.tolist())
 
+    def test_tensor_tensor_and_tensor_scalar(self):
+        # x row p is 8p + [0..7]; tensor_tensor gathers data1 at columns idx (3, 0, 5)
+        # and adds 100; tensor_scalar doubles that and scatters it to columns 3, 0, 5
+        prog = """
+.arch trn3
+.hbm x f32 [16, 8] input = iota
+.hbm cols i32 [16, 1] input
+.hbm g f32 [16, 3] output
+.hbm s f32 [16, 8] output
+.sbuf xt f32 [16, 8]
+.sbuf idx i32 [16, 1]
+.sbuf ht f32 [16, 3]
+.sbuf gt f32 [16, 3]
+.sbuf st f32 [16, 8]
+dma_copy dst=xt, src=x
+dma_copy dst=idx, src=cols
+memset dst=ht, value=100
+tensor_tensor dst=gt, data1=xt.ap(pattern=[[8, 16], [1, 3]], offset=0, indirect=idx), data2=ht, op=add
+dma_copy dst=g, src=gt
+memset dst=st, value=-1
+tensor_scalar dst=st.ap(pattern=[[8, 16], [1, 3]], offset=0, indirect=idx), data=gt, op0=multiply, operand0=2.0
+dma_copy dst=s, src=st
+"""
+        cols = np.array([[3], [0], [5]] + [[0]] * 13, np.int32)
+        out, _ = run(prog, cols=cols)
+        rows = 8 * np.arange(16)[:, None]
+        self.assertEqual(out["g"].tolist(), (rows + [103, 100, 105]).tolist())
+        scattered = np.full((16, 8), -1.0)
+        scattered[:, [3, 0, 5]] = 2 * (rows + [103, 100, 105])
+        self.assertEqual(out["s"].tolist(), scattered.tolist())
+
 
 class Nki06Signatures(unittest.TestCase):
     """iota's pattern form and tensor_reduce's axis, values from NKI 0.6's docstrings by hand."""

@@ -2,10 +2,11 @@
 the reference model's semantics and its random instances."""
 import numpy as np
 
-from gen_common import (ACTIVATIONS, ALU_SPELLINGS, any_dtype, compute_mem, data_tile, float_dtype, pick_function,
-                        reduce_cmd_text, reduce_res_tile, REDUCE_SPELLINGS, scalar_or_column, spelled)
+from gen_common import (ACTIVATIONS, ALU_SPELLINGS, any_dtype, Block, compute_mem, data_tile, float_dtype, maybe_gpsimd,
+                        pick_function, reduce_cmd_text, reduce_res_tile, REDUCE_SPELLINGS, scalar_or_column, spelled)
+from gen_indirect import emit_indirect_streamed
 from ref_common import (accumulate, activate, activation_budget, alu_stage, check_valid_range, EXACT_ACTIVATIONS,
-                        F32)
+                        F32, resolve_indirect_operands)
 
 RULE = "S4.5"
 
@@ -13,7 +14,9 @@ RULE = "S4.5"
 # ---- semantics ----
 
 def activate2(m, o):
-    """S4.5: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results."""
+    """S4.5: (data op0 imm0) op1 imm1, then op(v, relu_param); reduction of the f32 results.
+    An .indirect() dst or data (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "activate2", ("dst", "data"))
     data = m.read(o["data"])
     p = data.shape[0]
     val = alu_stage(o["op0"], data, m.column(o["imm0"], p, o["op0"] != "bypass"), o["reverse0"])
@@ -72,6 +75,7 @@ def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
     ops = {"dst": dst, "op": op, **ops, "reduce_cmd": reduce_cmd_text(b, cmd), "reduce_res": res}
     if reduce_op is not None:
         ops["reduce_op"] = spelled(b, REDUCE_SPELLINGS, reduce_op)
+    maybe_gpsimd(b, ops)
     b.instr("activate2", **ops)
     b.store(dst)
     if res is not None:
@@ -79,3 +83,14 @@ def emit_activate2(b, s, c, cmd, with_res, reduce_op=None):
 
 
 EMITTED_BY = "gen_programs.block_scalar_acc, block_scalar_chain (S3 chains; trn3)"
+
+
+def emit_activate2_indirect(b):
+    """S1.7 (trn3): dst and/or data indirect on the Scalar engine, scalar immediates."""
+    def operands(b, start, parts, n):
+        return {"op": b.pick(["copy", "relu", "square", "abs"]), "imm0": scalar_or_column(b, start, parts, 0.5, 2.0, "f32")[0],
+                "imm1": scalar_or_column(b, start, parts, -1.0, 1.0, "f32")[0], "op0": "multiply", "op1": b.pick(["add", "subtract"])}
+    emit_indirect_streamed(b, "activate2", "data", operands, scalar_engine=True)
+
+
+BLOCKS = [Block(emit_activate2_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]

@@ -3,8 +3,9 @@ the reference model's semantics and its random instances."""
 import numpy as np
 
 from gen_common import Block, compute_mem, reduce_res_tile, scalar_or_column
+from gen_indirect import emit_indirect_streamed
 from instructions.reciprocal import emit_reciprocal
-from ref_common import accumulate_load, activate, ACTIVATION_ULP, F32
+from ref_common import accumulate_load, activate, ACTIVATION_ULP, F32, resolve_indirect_operands
 
 RULE = "S4.26"
 
@@ -12,7 +13,9 @@ RULE = "S4.26"
 # ---- semantics ----
 
 def exponential(m, o):
-    """S4.26, NKI 0.6's docstring: dst = exp(src - max_value) in float32; the sum into the Vector acc."""
+    """S4.26, NKI 0.6's docstring: dst = exp(src - max_value) in float32; the sum into the Vector acc.
+    An .indirect() dst or src (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "exponential", ("dst", "src"))
     src = m.read(o["src"])
     p = src.shape[0]
     with np.errstate(all="ignore"):
@@ -59,4 +62,12 @@ def emit_exponential(b):
             b.store(res)
 
 
-BLOCKS = [Block(emit_exponential, 0.5, order=27, lockstep=1.5)]
+def emit_exponential_indirect(b):
+    """S1.7 (trn3): dst and/or src indirect, float32 (exp's dst, as above)."""
+    def operands(b, start, parts, n):
+        return {"max_value": scalar_or_column(b, start, parts, -1, 8, "f32")[0]}
+    emit_indirect_streamed(b, "exponential", "src", operands, dtype=lambda b: "f32")
+
+
+BLOCKS = [Block(emit_exponential, 0.5, order=27, lockstep=1.5),
+          Block(emit_exponential_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]

@@ -4,6 +4,7 @@ import numpy as np
 
 import ref_dtypes
 from gen_common import any_dtype, Block, compute_mem
+from gen_indirect import index_tile, indirect_base
 from ref_common import resolve_tensor_indirect, tensor_indirect_start
 
 RULE = "S8.1"
@@ -54,45 +55,6 @@ def emit_tensor_copy(b):
     b.store(dst)
 
 
-INDEX_DTYPES = {"i8": (-128, 127), "u8": (0, 255), "i16": (-32768, 32767), "u16": (0, 65535),
-                "i32": (-2 ** 31, 2 ** 31 - 1), "u32": (0, 2 ** 32 - 1)}
-
-
-def _indirect_base(b, dtype, start, parts, mem):
-    """A tile [parts, F] at `start`, loaded, and the text of an .indirect() view
-    over it with its free step and start: (tile, text without the index, the
-    index values that keep every element inside the tile's columns)."""
-    width = int(b.rng.integers(1, 48))
-    base = b.tile(dtype, start, parts, [width], mem)
-    base.pattern_form = base.reversed = False
-    b.load(base, b.values(dtype, (parts, width), -6, 6, specials=b.chance(0.3)))
-    per_partition = int(np.prod(base.decl_free))
-    step = b.pick([1, 1, 2, 3])
-    first = int(b.rng.integers(0, width))
-    low, high = -(first // step), (width - 1 - first) // step
-    offset = start * per_partition + base.col_offset + first
-    return base, (per_partition, step, offset), (low, high)
-
-
-def _index_tile(b, start, parts, n, low, high, distinct):
-    """An integer SBUF index [parts, k] at `start` (a multiple of 32) whose
-    snake order (S1.7) gives n offsets in [low, high], distinct when asked."""
-    k = int(b.rng.integers(1, 4))
-    while parts * k < n:
-        k += 1
-    usable = [d for d, (a, z) in INDEX_DTYPES.items() if a <= low and high <= z]
-    dtype = b.pick(usable)
-    values = b.values(dtype, (parts, k), irange=(low, high)).astype(np.int64)
-    if distinct:  # a scatter writes each column once (S1.7: a repeated column keeps the later one)
-        chosen = b.rng.permutation(np.arange(low, high + 1))[:n]
-        for i, v in enumerate(chosen):
-            values[16 * ((i // 16) // k) + i % 16, (i // 16) % k] = v
-    t = b.tile(dtype, start, parts, [k])
-    t.pattern_form = t.reversed = False
-    b.instr("dma_copy", dst=t, src=b.hbm(dtype, [parts, k], "input", values))  # exactly these values
-    return t
-
-
 def emit_tensor_copy_indirect(b):
     """S1.7 (trn3): a gather (src), a scatter (dst) or both (src in PSUM, one
     index start), on the Vector or Scalar engine, with the base-partition rules
@@ -109,24 +71,24 @@ def emit_tensor_copy_indirect(b):
     ddt = sdt if b.chance(0.5) else any_dtype(b)
     ap = "{name}.ap(pattern=[[{e}, {p}], [{s}, {n}]], offset={k}, indirect={idx})"
     if mode == "gather":
-        base, (e, s, k), (low, high) = _indirect_base(b, sdt, start, parts, compute_mem(b))
+        base, (e, s, k), (low, high) = indirect_base(b, sdt, start, parts, compute_mem(b))
         n = int(b.rng.integers(1, min(64, 16 * parts) + 1))
-        idx = _index_tile(b, start, parts, n, low, high, False)
+        idx = index_tile(b, start, parts, n, low, high, False)
         dst = b.tile(ddt, b.shifted(start, parts), parts, [n], compute_mem(b))
         b.instr("tensor_copy", dst=dst, src=ap.format(name=base.name, e=e, p=parts, s=s, n=n, k=k, idx=idx.ref()), engine=engine)
         b.store(dst)
         return
     dst_mem = "sbuf" if engine == "scalar" else compute_mem(b)
-    base, (e, s, k), (low, high) = _indirect_base(b, ddt, b.shifted(start, parts), parts, dst_mem)
+    base, (e, s, k), (low, high) = indirect_base(b, ddt, b.shifted(start, parts), parts, dst_mem)
     n = int(b.rng.integers(1, min(high - low + 1, 64) + 1))
-    idx = _index_tile(b, start, parts, n, low, high, True)
+    idx = index_tile(b, start, parts, n, low, high, True)
     if mode == "scatter":
         src_mem = b.pick(["sbuf", "psum"])
         src = b.tile(sdt, start if src_mem == "sbuf" else b.shifted(start, parts), parts, [n], src_mem)
         b.load(src, b.values(sdt, (parts, n), -6, 6, specials=b.chance(0.3)))
         src_text = src
     else:  # both: src in PSUM, gathered with the same index (its start = the index's)
-        sbase, (se, ss, sk), (slow, shigh) = _indirect_base(b, sdt, start, parts, "psum")
+        sbase, (se, ss, sk), (slow, shigh) = indirect_base(b, sdt, start, parts, "psum")
         if sbase.mem != "psum" or slow > low or shigh < high:  # no PSUM room, or other bounds: a plain SBUF src
             src = b.tile(sdt, start, parts, [n])
             b.load(src, b.values(sdt, (parts, n), -6, 6))

@@ -4,7 +4,8 @@ import numpy as np
 
 from gen_common import (ALU_SPELLINGS, any_dtype, BITVEC_ALU, Block, compute_mem, general_data, INTS,
                         MORE_ALU_SPELLINGS, scalar_or_column, spelled, UNARY_ALU)
-from ref_common import alu_stage, bit_stage, bits_of, column_bits, is_bitvec, write_bits
+from gen_indirect import emit_indirect_streamed
+from ref_common import alu_stage, bit_stage, bits_of, column_bits, is_bitvec, resolve_indirect_operands, write_bits
 
 RULE = "S4.10"
 
@@ -22,6 +23,8 @@ def tensor_scalar_bits(m, o):
 
 
 def tensor_scalar(m, o):
+    """S4.10; an .indirect() dst or data (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "tensor_scalar", ("dst", "data"))
     if is_bitvec(o["op0"], o["op1"]):
         return tensor_scalar_bits(m, o)
     data = m.read(o["data"])
@@ -113,4 +116,17 @@ def emit_tensor_scalar(b):
     b.store(dst)
 
 
-BLOCKS = [Block(emit_tensor_scalar, 1.2, order=7, lockstep=0.4)]
+def emit_tensor_scalar_indirect(b):
+    """S1.7 (trn3): dst and/or data indirect; operands scalars or [P, 1] columns."""
+    def operands(b, start, parts, n):
+        op0, op0_text = pick_alu(b)
+        ops = {"op0": op0_text, "operand0": scalar_or_column(b, start, parts, -3, 3)[0]}
+        if b.chance(0.5):
+            ops["op1"] = pick_alu(b)[1]
+            ops["operand1"] = scalar_or_column(b, start, parts, -3, 3)[0]
+        return ops
+    emit_indirect_streamed(b, "tensor_scalar", "data", operands)
+
+
+BLOCKS = [Block(emit_tensor_scalar, 1.2, order=7, lockstep=0.4),
+          Block(emit_tensor_scalar_indirect, 0.3, needs=lambda b: b.arch == "trn3", lockstep=0.4)]

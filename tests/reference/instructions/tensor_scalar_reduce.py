@@ -4,7 +4,8 @@ import numpy as np
 
 from gen_common import (alu_text, any_dtype, Block, compute_mem, reduce_res_tile, scalar_or_column, spelled,
                         UNARY_ALU)
-from ref_common import accumulate_load, alu_stage
+from gen_indirect import emit_indirect_streamed
+from ref_common import accumulate_load, alu_stage, resolve_indirect_operands
 
 RULE = "S4.24"
 
@@ -12,7 +13,9 @@ RULE = "S4.24"
 # ---- semantics ----
 
 def tensor_scalar_reduce(m, o):
-    """S4.24: dst = data op0 operand0; reduce_op of the float32 results into the Vector acc."""
+    """S4.24: dst = data op0 operand0; reduce_op of the float32 results into the Vector acc.
+    An .indirect() dst or data (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "tensor_scalar_reduce", ("dst", "data"))
     data = m.read(o["data"])
     p = data.shape[0]
     result = alu_stage(o["op0"], data, m.column(o["operand0"], p), o["reverse0"])
@@ -63,4 +66,15 @@ def emit_tensor_scalar_reduce(b):
             b.store(res)
 
 
-BLOCKS = [Block(emit_tensor_scalar_reduce, 0.6, order=25, lockstep=1.1)]
+def emit_tensor_scalar_reduce_indirect(b):
+    """S1.7 (trn3): dst and/or data indirect; an exact reduction (maximum,
+    minimum) of the results into the Vector accumulator and reduce_res."""
+    def operands(b, start, parts, n):
+        return {"op0": alu_text(b, b.pick(["add", "multiply", "maximum"])), "operand0": scalar_or_column(b, start, parts, -2.0, 2.0)[0],
+                "reduce_op": b.pick(["maximum", "minimum"]), "reduce_cmd": "reset_reduce",
+                "reduce_res": b.tile("f32", start, parts, [1], compute_mem(b))}
+    emit_indirect_streamed(b, "tensor_scalar_reduce", "data", operands)
+
+
+BLOCKS = [Block(emit_tensor_scalar_reduce, 0.6, order=25, lockstep=1.1),
+          Block(emit_tensor_scalar_reduce_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]

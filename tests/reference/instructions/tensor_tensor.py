@@ -3,7 +3,8 @@ the reference model's semantics and its random instances."""
 import numpy as np
 
 from gen_common import ALU_SPELLINGS, any_dtype, BITVEC_ALU, Block, compute_mem, INTS, MORE_ALU_SPELLINGS, spelled
-from ref_common import ALU, bits_of, BITVEC, F32, is_bitvec, write_bits
+from gen_indirect import emit_indirect_streamed
+from ref_common import ALU, bits_of, BITVEC, F32, is_bitvec, resolve_indirect_operands, write_bits
 
 RULE = "S4.11"
 
@@ -11,6 +12,8 @@ RULE = "S4.11"
 # ---- semantics ----
 
 def tensor_tensor(m, o):
+    """S4.11; an .indirect() dst or data1 (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "tensor_tensor", ("dst", "data1"))
     if is_bitvec(o["op"]):
         return write_bits(m, o["dst"], BITVEC[o["op"]](bits_of(m.read_raw(o["data1"])), bits_of(m.read_raw(o["data2"]))))
     with np.errstate(all="ignore"):
@@ -63,4 +66,16 @@ def emit_tensor_tensor_bitvec(b):
     b.store(dst)
 
 
-BLOCKS = [Block(emit_tensor_tensor, 1.0, order=8, lockstep=0.6)]
+def emit_tensor_tensor_indirect(b):
+    """S1.7 (trn3): dst and/or data1 indirect; data2 a plain [P, N] tile."""
+    def data2(b, start, parts, n):
+        dt = any_dtype(b)
+        t = b.tile(dt, b.shifted(start, parts), parts, [n], compute_mem(b))
+        b.load(t, b.values(dt, (parts, n), -6, 6, specials=b.chance(0.3)))
+        op = b.pick(["add", "subtract", "multiply", "maximum", "minimum"])
+        return {"data2": t, "op": spelled(b, ALU_SPELLINGS, op)}
+    emit_indirect_streamed(b, "tensor_tensor", "data1", data2)
+
+
+BLOCKS = [Block(emit_tensor_tensor, 1.0, order=8, lockstep=0.6),
+          Block(emit_tensor_tensor_indirect, 0.3, needs=lambda b: b.arch == "trn3", lockstep=0.4)]
