@@ -164,7 +164,11 @@ class Scheduler {
     tl.cores = core_count(program);
     tl.program_instructions = program.instructions.size();
     loop_end_ = loop_ends(spec, program, tl.loops);
-    if (!tl.loops) tl.instructions.reserve(program.instructions.size());
+    if (!tl.loops) {  // one timed instruction per position, at its index
+      tl.instructions.resize(program.instructions.size());
+      seen_by_.assign(program.instructions.size(), UINT32_MAX);
+      position_.assign(program.instructions.size(), 0);
+    }
     cores_.reserve(static_cast<std::size_t>(tl.cores));
     for (int c = 0; c < tl.cores; ++c) {
       const PositionRange range = core_positions(program, c, program.instructions.size());
@@ -281,11 +285,15 @@ class Scheduler {
     CoreState& core = cores_[static_cast<std::size_t>(c)];
     const Instruction& ins = program_.instructions[i];
     const InstructionSpec& is = spec_.instructions[static_cast<std::size_t>(ins.spec_index)];
-    timed = static_cast<uint32_t>(tl_.instructions.size());
-    tl_.instructions.emplace_back();
-    seen_by_.push_back(UINT32_MAX);
-    position_.push_back(0);
-    TimedInstruction& ti = tl_.instructions.back();
+    if (tl_.loops) {  // in the order they are laid out
+      timed = static_cast<uint32_t>(tl_.instructions.size());
+      tl_.instructions.emplace_back();
+      seen_by_.push_back(UINT32_MAX);
+      position_.push_back(0);
+    } else {
+      timed = static_cast<uint32_t>(i);
+    }
+    TimedInstruction& ti = tl_.instructions[timed];
     ti.position = static_cast<uint32_t>(i);
     // S17.4: sequencer instructions are laid out on the engine the spec names
     // (the DMA queue's row; SEMANTICS S6).

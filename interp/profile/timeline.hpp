@@ -66,8 +66,10 @@ struct TimedMeeting {
 };
 
 struct Timeline {
-  // In the order each core ran them; without runtime loops, one per program
-  // instruction in program order (instructions[i].position == i).
+  // Without runtime loops, one per program instruction in program order
+  // (instructions[i].position == i); with them, every instruction each core
+  // ran, in the order they were laid out (each core in the order it ran them,
+  // the cores interleaved at their meetings).
   std::vector<TimedInstruction> instructions;
   std::size_t program_instructions = 0;
   bool loops = false;  // the program has runtime loops (S17)
