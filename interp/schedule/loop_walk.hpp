@@ -5,7 +5,9 @@
 // positions included (their kernels do nothing; the walk decides what comes
 // next). Loops nest properly and close within a core (checked at assembly
 // and load: sequencer_check.hpp), so a walk of positions [begin, end) that
-// holds whole loops keeps no state between calls.
+// holds whole loops keeps no state between calls. A profiled run (S17.4)
+// gives the machine a log (Machine::loop_trips) where the walk writes each
+// loop entry's iteration count, in entry order: the timeline replays it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
