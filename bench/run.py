@@ -7,7 +7,9 @@ prints one table. Builds nothing: give it a built nisa (default build/nisa).
 
 Then the end-to-end table of bench/end_to_end.py (three ~200-instruction
 programs: .npy inputs, --dump outputs, per-phase times, page faults, peak RSS,
-beside the NumPy model as a whole process); --no-e2e skips it.
+beside the NumPy model as a whole process); --no-e2e skips it. Then the
+runtime-loop table of bench/loops.py (a fori_loop of 10^5 iterations beside
+the same body unrolled); --no-loops skips it.
 
 What is measured (see bench/README.md):
 - nisa s: best of --repeat CPU times (user + sys; --clock wall for elapsed time)
@@ -96,6 +98,8 @@ def main(argv=None):
     ap.add_argument("--repeat", type=int, default=5, help="nisa runs per program; the best counts")
     ap.add_argument("--no-e2e", action="store_true",
                     help="skip the end-to-end table (bench/end_to_end.py: .npy in, dumps out, phases, faults)")
+    ap.add_argument("--no-loops", action="store_true",
+                    help="skip the runtime-loop table (bench/loops.py: a fori_loop beside the same body unrolled)")
     ap.add_argument("--clock", choices=("cpu", "wall"), default="cpu",
                     help="cpu (default): user+sys time of nisa, process time of the NumPy loop; wall: elapsed time")
     args = ap.parse_args(argv)
@@ -169,6 +173,11 @@ def main(argv=None):
         print(file=sys.stdout, flush=True)
         failures += end_to_end.main(["--nisa", nisa, "--repeat", str(max(args.repeat, 1))] +
                                     [a for w in args.only for a in ("--only", w)])
+    if not args.no_loops:  # issue 29: runtime loops against their unrolled form, in the same run
+        import loops
+        print(file=sys.stdout, flush=True)
+        failures += loops.main(["--nisa", nisa, "--repeat", str(max(args.repeat, 1))] +
+                               (["--iterations", "1000"] if args.reps else []))
     return 1 if failures else 0
 
 

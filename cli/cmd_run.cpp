@@ -4,7 +4,8 @@
 // outputs, fill input/inout HBM tensors from --input files or their `= INIT`,
 // execute (with --strict hazard tracking if asked), write every output
 // together (nothing on failure). --profile and --trace (SEMANTICS S6) report
-// the static timeline of the program, after a successful run only.
+// the estimated timeline of the program (its loops as they ran, S17.4),
+// after a successful run only. --max-steps bounds the loops (S17.2).
 // device_print's text (SEMANTICS S15.1) goes to stdout as each print runs, or
 // with --print-to FILE into that file with the other outputs.
 #include <cstdlib>
@@ -102,10 +103,13 @@ int command_run(const RunOptions& o) {
   machine.print_output = o.print_to.empty() ? static_cast<PrintOutput*>(&to_stdout) : &to_file;
   bind_inputs(program, o.program, given, machine, InputOrigin::command_line);
   clock.mark("inputs");
-  const RunStats stats = run_loaded_program(spec, *loaded, machine, RunSettings{o.strict, nullptr, &clock});
+  const bool timed = o.profile || !o.trace_file.empty();
+  LoopTrips trips;  // S17.4: what the loops ran, for the timeline
+  const RunStats stats =
+      run_loaded_program(spec, *loaded, machine, RunSettings{o.strict, nullptr, &clock, o.max_steps, timed ? &trips : nullptr});
   std::optional<Timeline> timeline;
   std::string trace;
-  if (o.profile || !o.trace_file.empty()) timeline = build_timeline(spec, loaded->model());
+  if (timed) timeline = build_timeline(spec, loaded->model(), &trips);
   if (!o.trace_file.empty()) trace = trace_json(spec, loaded->model(), *timeline);
   write_run_outputs(program, machine, request, trace, to_file.text());
   clock.mark("outputs");

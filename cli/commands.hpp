@@ -1,6 +1,7 @@
 // One function per `nisa` subcommand (LANGUAGE.md section 1). Each returns the
 // exit status or throws a NisaError; main() maps errors to statuses.
 #pragma once
+#include <cstdint>
 #include <string>
 #include <utility>
 #include <vector>
@@ -33,6 +34,7 @@ struct RunOptions {
   std::string hbm_limit;     // bytes of HBM tensors in all ("64G"); "" for the default (hbm_limits.hpp)
   std::string print_to;      // device_print's file; "" for stdout
   int cores = 0;             // --cores N (as AsmOptions)
+  uint64_t max_steps = 0;    // --max-steps N: loop iterations' instructions (S17.2); 0 for the default
 };
 
 struct DiffOptions {

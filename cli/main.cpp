@@ -105,6 +105,7 @@ int run(int argc, char** argv) {
     run_cmd->add_option("--trace", run_opts.trace_file, "after the run, write the estimated timeline as Chrome trace JSON (Perfetto)")->check(kNonEmptyPath);
     run_cmd->add_option("--hbm-limit", run_opts.hbm_limit, "bytes the HBM tensors may take in all, e.g. 64G (default: this machine's memory)");
     run_cmd->add_option("--cores", run_opts.cores, "N: cores of a .nasm program without .cores; a program that says its count must say N (LANGUAGE.md 2.7)")->check(CLI::Range(1, 8));
+    run_cmd->add_option("--max-steps", run_opts.max_steps, "N: stop the run with an error once its loops have run more than N instructions (default 1000000000; SEMANTICS S17.2)")->check(CLI::PositiveNumber);
     run_cmd->add_option("--print-to", run_opts.print_to, "write device_print's text to FILE (with the other outputs, after a successful run) instead of stdout")->check(kNonEmptyPath);
   }
 

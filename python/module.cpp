@@ -276,13 +276,15 @@ class PythonPrint final : public PrintOutput {
 // the arrays C-contiguous and native-endian).
 // `trace`: b"" for none, else the path of the timeline JSON to write.
 // `hbm_limit`: bytes of HBM tensors in all (LANGUAGE.md 2.6), 0 for the default.
+// `max_steps`: the loops' step limit (S17.2), 0 for the default.
 // `ml_dtypes_bits`: bf16 and fp8 outputs as their bits (for nisa/__init__.py
 // to view as ml_dtypes' types), else as float32 (exactly; LANGUAGE.md 4).
 // `print_file`: b"" for none, else the path device_print's text is written
 // to with the other outputs; without one, `print_write` (a callable taking a
 // str, or None for no output) gets each print as it runs.
 py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, bool profile, const py::bytes& trace,
-              int64_t hbm_limit, bool ml_dtypes_bits, const py::bytes& print_file, const py::object& print_write) {
+              int64_t hbm_limit, bool ml_dtypes_bits, const py::bytes& print_file, const py::object& print_write,
+              uint64_t max_steps) {
   const MinifloatForm form = ml_dtypes_bits ? MinifloatForm::ml_dtypes : MinifloatForm::float32;
   const Spec& spec = active_spec();
   LoadedProgram& loaded = *native.loaded;
@@ -314,12 +316,15 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
     bind_inputs(program, program.file, given, machine, InputOrigin::python, &written);
   }
 
+  const bool timed = profile || !request.trace_file.empty();
+  LoopTrips trips;  // S17.4: what the loops ran, for the timeline
   bool interrupted = false;
   {
     py::gil_scoped_release release;  // the run touches no Python object but through python_signal_pending
     Interruption interruption(python_signal_pending);
     try {
-      run_loaded_program(spec, loaded, machine, RunSettings{strict, &interruption, nullptr});
+      run_loaded_program(spec, loaded, machine,
+                         RunSettings{strict, &interruption, nullptr, max_steps, timed ? &trips : nullptr});
     } catch (const RunInterrupted&) {
       interrupted = true;
     }
@@ -328,10 +333,10 @@ py::tuple run(const NativeProgram& native, const py::dict& inputs, bool strict, 
 
   py::object report = py::none();
   std::string json;
-  if (profile || !request.trace_file.empty()) {
+  if (timed) {
     std::unique_lock hold(loaded.lock);
     const Program& model = loaded.model();
-    const Timeline timeline = build_timeline(spec, model);
+    const Timeline timeline = build_timeline(spec, model, &trips);
     if (profile) report = profile_rows(model, timeline);
     if (!request.trace_file.empty()) json = trace_json(spec, model, timeline);
   }
@@ -513,7 +518,7 @@ PYBIND11_MODULE(_nisa, m) {
   m.def("load", &load_file, py::arg("path"), py::arg("file"), py::arg("cores") = 0);
   m.def("run", &run, py::arg("program"), py::arg("inputs"), py::arg("strict") = false, py::arg("profile") = false,
         py::arg("trace") = py::bytes(), py::arg("hbm_limit") = 0, py::arg("ml_dtypes_bits") = false,
-        py::arg("print_file") = py::bytes(), py::arg("print_write") = py::none());
+        py::arg("print_file") = py::bytes(), py::arg("print_write") = py::none(), py::arg("max_steps") = 0);
   m.def("lockstep", &lockstep, py::arg("program"), py::arg("inputs"), py::arg("callback"));
   // "64G" as bytes (hbm_limits.hpp), None when it is not a size.
   m.def("byte_size", [](const std::string& text) { return parse_byte_size(text); });

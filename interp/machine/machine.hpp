@@ -101,6 +101,9 @@ struct Machine {
   // fault (an endless while_loop), counted over loop iterations; not state.
   uint64_t loop_step_limit = kDefaultLoopStepLimit;
   uint64_t loop_steps = 0;
+  // Not state: when the run is profiled (S6), each loop entry's iteration
+  // count in the order the loops were entered (loop_walk.hpp); else nullptr.
+  std::vector<uint64_t>* loop_trips = nullptr;
   static constexpr uint64_t kDefaultLoopStepLimit = 1'000'000'000;
   // Not state: where device_print writes; nullptr prints nothing (unit tests).
   PrintOutput* print_output = nullptr;

@@ -19,6 +19,26 @@ void mark(const RunSettings& settings, const char* phase) {
   if (settings.clock != nullptr) settings.clock->mark(phase);
 }
 
+// Each core's loop settings: its step limit and, when profiled, its log of
+// loop entries (S17.2, S6).
+void set_loop_settings(Machine& machine, int cores, const RunSettings& settings) {
+  if (settings.loop_trips != nullptr) settings.loop_trips->assign(static_cast<std::size_t>(cores), {});
+  for (int c = 0; c < cores; ++c) {
+    Machine& m = core_machine(machine, c);
+    if (settings.max_steps > 0) m.loop_step_limit = settings.max_steps;
+    if (settings.loop_trips != nullptr) m.loop_trips = &(*settings.loop_trips)[static_cast<std::size_t>(c)];
+  }
+}
+
+// The machine outlives the run; the log does not have to.
+struct ForgetLoopTrips {
+  Machine& machine;
+  int cores;
+  ~ForgetLoopTrips() {
+    for (int c = 0; c < cores; ++c) core_machine(machine, c).loop_trips = nullptr;
+  }
+};
+
 // The steps' upper halves for a second thread (S14.2), when the run may use
 // one (`fast`); instruction_of finds a step's instruction.
 UpperHalves second_thread_halves(bool fast, const Spec& spec, std::vector<Step>& steps, TileTable& tiles,
@@ -60,6 +80,8 @@ RunStats run_cores(const Spec& spec, LoadedProgram& loaded, Machine& machine, co
   stats.instructions = distinct.size();
   add_other_cores(machine, spec, program);
   const int cores = core_count(program);
+  set_loop_settings(machine, cores, settings);
+  const ForgetLoopTrips forget{machine, cores};
   std::unique_lock hold(loaded.lock);
   const std::vector<CrossCoreOp> ops = cross_core_ops(spec, program, distinct);
   std::vector<uint32_t> last_line(static_cast<std::size_t>(cores), 0);
@@ -137,6 +159,8 @@ RunStats run_loaded_program(const Spec& spec, LoadedProgram& loaded, Machine& ma
   DistinctInstructions& distinct = loaded.distinct;
   RunStats stats;
   stats.instructions = distinct.size();
+  set_loop_settings(machine, 1, settings);
+  const ForgetLoopTrips forget{machine, 1};
   // Outside --strict: dead stores skipped (S14.1), large partition-independent
   // steps cut for a second thread (S14.2).
   const bool fast = !settings.strict && !plain_paths();

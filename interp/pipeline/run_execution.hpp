@@ -6,6 +6,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <vector>
 
 #include "interruption.hpp"
 #include "loaded_program.hpp"
@@ -19,6 +20,12 @@ struct RunSettings {
   bool strict = false;                   // S1.1, S3, S5 hazards become RuntimeFaults
   Interruption* interruption = nullptr;  // asked between steps (Python's Ctrl-C)
   PhaseClock* clock = nullptr;           // marks "predecode" and "execute"
+  // S17.2: the instructions loop iterations may run before the run stops
+  // (--max-steps, max_steps=); 0 for Machine's default.
+  uint64_t max_steps = 0;
+  // When profiling (S6): filled per core with each loop entry's iteration
+  // count, in entry order (build_timeline lays the loops out from it).
+  std::vector<std::vector<uint64_t>>* loop_trips = nullptr;
 };
 
 struct RunStats {

@@ -127,7 +127,9 @@ std::string profile_table(const Spec& spec, const Program& program, const Timeli
   std::ostringstream out;
   out << "profile: " << program.file << " (" << spec.archs[static_cast<std::size_t>(program.arch)].name << "), ";
   if (several) out << tl.cores << " cores, ";
-  out << n << " instructions, estimated " << fixed(span_us, 3) << " us\n"
+  out << n << " instructions";
+  if (tl.loops) out << " run (" << tl.program_instructions << " in the program; S17.4: loop bodies once per iteration)";
+  out << ", estimated " << fixed(span_us, 3) << " us\n"
       << "(SEMANTICS S6 estimates: each engine's cycles at its own clock; engines overlap, dependencies serialize";
   if (several)
     out << ";\n S16.4: each core has its own engines; cores wait for each other only at sendrecv and core_barrier,"
@@ -158,27 +160,46 @@ std::string profile_table(const Spec& spec, const Program& program, const Timeli
   }
   out << "span (estimated total time): " << fixed(span_us, 3) << " us" << (several ? " (the slowest core's end)" : "") << "\n";
 
-  std::vector<std::size_t> order(n);
-  std::iota(order.begin(), order.end(), std::size_t{0});
-  // cycles / clock rather than end - start: equal costs compare equal, so ties keep program order.
-  auto duration = [&](std::size_t i) {
-    return tl.instructions[i].cycles / tl.clock_ghz[static_cast<int>(tl.instructions[i].engine)];
-  };
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return duration(a) > duration(b); });
-  order.resize(std::min(top, n));
+  // The costliest program instructions: each one's runs summed (a loop
+  // body's instruction ran once per iteration, S17.4).
+  const std::size_t positions = tl.program_instructions;
+  std::vector<uint64_t> runs(positions, 0);
+  std::vector<double> cycles(positions, 0), total_ns(positions, 0);
+  std::vector<uint32_t> first(positions, UINT32_MAX);
+  for (std::size_t k = 0; k < n; ++k) {
+    const TimedInstruction& ti = tl.instructions[k];
+    const uint32_t i = ti.position;
+    if (runs[i]++ == 0) first[i] = static_cast<uint32_t>(k);
+    cycles[i] += ti.cycles;
+    // cycles / clock rather than end - start: equal costs compare equal, so ties keep program order.
+    total_ns[i] += ti.cycles / tl.clock_ghz[static_cast<int>(ti.engine)];
+  }
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < positions; ++i)
+    if (runs[i] > 0) order.push_back(i);
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return total_ns[a] > total_ns[b]; });
+  order.resize(std::min(top, order.size()));
   if (order.empty()) return out.str();
-  out << "\ntop " << order.size() << " instructions by estimated time:\n";
-  std::vector<std::vector<std::string>> top_rows = {
-      with_column<std::string>(several, 1, "core", {"rank", "source", "engine", "instruction", "cycles", "us", "start us"})};
+  const bool loops = tl.loops;  // a runs column: how many times each ran
+  out << "\ntop " << order.size() << " instructions by estimated time" << (loops ? " (all their runs)" : "") << ":\n";
+  std::vector<std::string> head = {"rank", "source", "engine", "instruction", "cycles", "us", "start us"};
+  std::vector<bool> right = {true, false, false, false, true, true, true};
+  if (loops) {
+    head.insert(head.begin() + 4, "runs");
+    right.insert(right.begin() + 4, true);
+  }
+  std::vector<std::vector<std::string>> top_rows = {with_column<std::string>(several, 1, "core", head)};
   for (std::size_t r = 0; r < order.size(); ++r) {
     const std::size_t i = order[r];
-    const TimedInstruction& ti = tl.instructions[i];
-    top_rows.push_back(with_column<std::string>(several, 1, std::to_string(ti.core),
-                                                {std::to_string(r + 1), source(program, i), std::string(engine_name(ti.engine)),
-                                                 mnemonic(spec, program, i), fixed(ti.cycles, 0), fixed(duration(i) / 1000.0, 3),
-                                                 fixed(ti.start_ns / 1000.0, 3)}));
+    const TimedInstruction& ti = tl.instructions[first[i]];
+    std::vector<std::string> row = {std::to_string(r + 1), source(program, i), std::string(engine_name(ti.engine)),
+                                    mnemonic(spec, program, i), fixed(cycles[i], 0), fixed(total_ns[i] / 1000.0, 3),
+                                    fixed(ti.start_ns / 1000.0, 3)};
+    if (loops) row.insert(row.begin() + 4, std::to_string(runs[i]));
+    top_rows.push_back(with_column<std::string>(several, 1, std::to_string(ti.core), std::move(row)));
   }
-  out << aligned(top_rows, with_column(several, 1, true, {true, false, false, false, true, true, true}));
+  out << aligned(top_rows, with_column(several, 1, true, right));
+  if (loops) out << "(runs: times it ran; cycles and us: of all its runs; start us: its first run's)\n";
   return out.str();
 }
 
@@ -232,15 +253,18 @@ std::string trace_json(const Spec& spec, const Program& program, const Timeline&
     const TimedInstruction& ti = tl.instructions[i];
     const int64_t start = picoseconds(ti.start_ns), end = picoseconds(ti.end_ns);
     put({",\n{\"name\":"});
-    json_string(out, mnemonic(spec, program, i));
+    json_string(out, mnemonic(spec, program, ti.position));
     put({",\"cat\":\"", engine_name(ti.engine), "\",\"ph\":\"X\",\"pid\":", pid(ti.core), ",\"tid\":",
          tid(ti.core, static_cast<int>(ti.engine)), ",\"ts\":", microseconds(start), ",\"dur\":", microseconds(end - start),
-         ",\"args\":{\"index\":", std::to_string(i), ",\"source\":"});
-    json_string(out, source(program, i));
+         ",\"args\":{\"index\":", std::to_string(ti.position), ",\"source\":"});
+    json_string(out, source(program, ti.position));
+    if (tl.loops) put({",\"run\":", std::to_string(i)});
     put({",\"cycles\":", fixed(ti.cycles, 0), ",\"deps\":["});
     for (std::size_t k = 0; k < ti.dependencies.size(); ++k) {
       const Dependency& d = ti.dependencies[k];
-      put({k ? "," : "", "{\"index\":", std::to_string(d.instruction), ",\"kind\":\"", kinds_text(d.kinds), "\"}"});
+      put({k ? "," : "", "{\"index\":", std::to_string(tl.instructions[d.instruction].position)});
+      if (tl.loops) put({",\"run\":", std::to_string(d.instruction)});
+      put({",\"kind\":\"", kinds_text(d.kinds), "\"}"});
     }
     put({"]"});
     // A meeting (S16.4): the other cores' instructions and how long this one
@@ -255,7 +279,7 @@ std::string trace_json(const Spec& spec, const Program& program, const Timeline&
           ready = m->ready_ns[k];
           continue;
         }
-        put({comma, std::to_string(m->instructions[k])});
+        put({comma, std::to_string(tl.instructions[m->instructions[k]].position)});
         comma = ",";
       }
       put({"],\"waited_us\":", microseconds(start - picoseconds(ready))});

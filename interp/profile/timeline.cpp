@@ -133,31 +133,61 @@ std::vector<Meeting> meetings_of(const Spec& spec, const Program& program, std::
   return std::move(found.meetings);
 }
 
-// Lays out the instructions, each core in program order on its own engines
-// and with its own dependency search.
+// Where each loop of a checked program ends: for a fori_loop/while_loop
+// position, its end_loop's (loops nest and close within a core: S17.2).
+std::vector<uint32_t> loop_ends(const Spec& spec, const Program& program, bool& any) {
+  std::vector<uint32_t> ends(program.instructions.size(), 0);
+  std::vector<uint32_t> open;
+  for (std::size_t i = 0; i < program.instructions.size(); ++i) {
+    const Sequencer s = spec.instructions[static_cast<std::size_t>(program.instructions[i].spec_index)].sequencer;
+    if (starts_loop(s)) {
+      open.push_back(static_cast<uint32_t>(i));
+      any = true;
+    } else if (s == Sequencer::end_loop && !open.empty()) {
+      ends[open.back()] = static_cast<uint32_t>(i);
+      open.pop_back();
+    }
+  }
+  return ends;
+}
+
+// Lays out the instructions, each core in the order it ran them (program
+// order, loop bodies once per iteration) on its own engines and with its own
+// dependency search.
 class Scheduler {
  public:
-  Scheduler(const Spec& spec, const Program& program, Timeline& tl)
-      : spec_(spec), program_(program), tl_(tl), seen_by_(program.instructions.size(), UINT32_MAX),
-        position_(program.instructions.size(), 0) {
+  Scheduler(const Spec& spec, const Program& program, Timeline& tl, const LoopTrips* trips)
+      : spec_(spec), program_(program), tl_(tl) {
     for (int e = 0; e < kEngineCount; ++e) tl.clock_ghz[e] = engine_clock_ghz(spec, program, static_cast<Engine>(e));
     const double wait_cycles = spec.cross_engine_wait.evaluate(CostInputs{});
     for (int e = 0; e < kEngineCount; ++e) wait_ns_[e] = wait_cycles / tl.clock_ghz[e];
     tl.cores = core_count(program);
-    tl.instructions.resize(program.instructions.size());
+    tl.program_instructions = program.instructions.size();
+    loop_end_ = loop_ends(spec, program, tl.loops);
+    if (!tl.loops) {  // one timed instruction per position, at its index
+      tl.instructions.resize(program.instructions.size());
+      seen_by_.assign(program.instructions.size(), UINT32_MAX);
+      position_.assign(program.instructions.size(), 0);
+    }
     cores_.reserve(static_cast<std::size_t>(tl.cores));
     for (int c = 0; c < tl.cores; ++c) {
       const PositionRange range = core_positions(program, c, program.instructions.size());
-      cores_.emplace_back(spec, program, range);
+      const std::vector<uint64_t>* log =
+          trips != nullptr && static_cast<std::size_t>(c) < trips->size() ? &(*trips)[static_cast<std::size_t>(c)] : nullptr;
+      cores_.emplace_back(spec, program, range, log);
     }
   }
 
-  // Lays out core c's instructions up to position `to` (not included).
+  // Lays out core c's instructions until it reaches position `to` (not
+  // laid out): a meeting's instruction (never inside a loop) or its end.
   void advance(int c, std::size_t to) {
     CoreState& core = cores_[static_cast<std::size_t>(c)];
-    for (; core.next < to; ++core.next) {
-      const double ready = prepare(c, core.next, accesses_);
-      place(c, core.next, ready, duration(core.next), accesses_);
+    while (core.next != to) {
+      const std::size_t at = core.next;
+      uint32_t timed = 0;
+      const double ready = prepare(c, at, accesses_, timed);
+      place(c, timed, ready, duration(timed), accesses_);
+      step(core, at);
     }
   }
 
@@ -170,15 +200,16 @@ class Scheduler {
     for (std::size_t k = 0; k < m.ops.size(); ++k) {
       const CrossCoreOp& op = ops[m.ops[k]];
       advance(op.core, op.position);
-      timed.instructions.push_back(static_cast<uint32_t>(op.position));
-      timed.ready_ns.push_back(prepare(op.core, op.position, meeting_accesses_[k]));
+      uint32_t index = 0;
+      timed.ready_ns.push_back(prepare(op.core, op.position, meeting_accesses_[k], index));
+      timed.instructions.push_back(index);
       start = std::max(start, timed.ready_ns.back());
-      longest = std::max(longest, duration(op.position));
+      longest = std::max(longest, duration(index));
     }
     for (std::size_t k = 0; k < m.ops.size(); ++k) {
       const CrossCoreOp& op = ops[m.ops[k]];
-      place(op.core, op.position, start, longest, meeting_accesses_[k]);
-      ++cores_[static_cast<std::size_t>(op.core)].next;
+      place(op.core, timed.instructions[k], start, longest, meeting_accesses_[k]);
+      step(cores_[static_cast<std::size_t>(op.core)], op.position);
     }
     tl_.meetings.push_back(std::move(timed));
   }
@@ -188,36 +219,84 @@ class Scheduler {
   }
 
  private:
+  struct Loop {
+    std::size_t body = 0;    // its first position
+    uint64_t remaining = 0;  // iterations still to lay out, this one included
+  };
   struct CoreState {
-    CoreState(const Spec& spec, const Program& program, PositionRange range)
-        : index(spec, program), next(range.begin), end(range.end) {}
+    CoreState(const Spec& spec, const Program& program, PositionRange range, const std::vector<uint64_t>* log)
+        : index(spec, program), next(range.begin), end(range.end), trips(log) {}
     AccessIndex index;
     double engine_free[kEngineCount] = {};
     std::size_t next, end;
+    std::vector<Loop> loops;                // the loops it is inside, innermost last
+    const std::vector<uint64_t>* trips;     // the run's loop entries, or nullptr: each loop once
+    std::size_t entries = 0;                // how many of them it has laid out
   };
 
   const Spec& spec_;
   const Program& program_;
   Timeline& tl_;
   std::vector<CoreState> cores_;
+  std::vector<uint32_t> loop_end_;
   double wait_ns_[kEngineCount] = {};
-  std::vector<uint32_t> seen_by_;   // instruction that last listed it as a dependency
+  std::vector<uint32_t> seen_by_;   // per timed instruction: the one that last listed it as a dependency
   std::vector<uint32_t> position_;  // where in that list
   std::vector<Access> accesses_;
   std::vector<std::vector<Access>> meeting_accesses_;
 
-  double duration(std::size_t i) const {
-    const TimedInstruction& ti = tl_.instructions[i];
+  double duration(uint32_t timed) const {
+    const TimedInstruction& ti = tl_.instructions[timed];
     return ti.cycles / tl_.clock_ghz[static_cast<int>(ti.engine)];
   }
 
-  // Engine, cycles, accesses and dependencies of instruction i of core c;
-  // returns when it could start: its engine free, its dependencies ended.
-  double prepare(int c, std::size_t i, std::vector<Access>& accesses) {
+  // The position core runs after `at` (S17.2's walk, with the iteration
+  // counts the run recorded).
+  void step(CoreState& core, std::size_t at) {
+    const Sequencer s = spec_.instructions[static_cast<std::size_t>(program_.instructions[at].spec_index)].sequencer;
+    if (starts_loop(s)) {
+      uint64_t trips = 1;
+      if (core.trips != nullptr) {
+        if (core.entries >= core.trips->size())
+          throw InputError(program_.file + ":" + std::to_string(program_.instructions[at].line) +
+                           ": error: the profile has no iteration count for this loop entry (internal)");
+        trips = (*core.trips)[core.entries++];
+      }
+      if (trips == 0) {
+        core.next = loop_end_[at] + std::size_t{1};
+        return;
+      }
+      core.loops.push_back(Loop{at + 1, trips});
+    } else if (s == Sequencer::end_loop) {
+      Loop& loop = core.loops.back();
+      if (--loop.remaining > 0) {
+        core.next = loop.body;
+        return;
+      }
+      core.loops.pop_back();
+    }
+    core.next = at + 1;
+  }
+
+  // A new timed instruction (`timed`) for position i of core c: engine,
+  // cycles, accesses and dependencies; returns when it could start: its
+  // engine free, its dependencies ended.
+  double prepare(int c, std::size_t i, std::vector<Access>& accesses, uint32_t& timed) {
     CoreState& core = cores_[static_cast<std::size_t>(c)];
     const Instruction& ins = program_.instructions[i];
     const InstructionSpec& is = spec_.instructions[static_cast<std::size_t>(ins.spec_index)];
-    TimedInstruction& ti = tl_.instructions[i];
+    if (tl_.loops) {  // in the order they are laid out
+      timed = static_cast<uint32_t>(tl_.instructions.size());
+      tl_.instructions.emplace_back();
+      seen_by_.push_back(UINT32_MAX);
+      position_.push_back(0);
+    } else {
+      timed = static_cast<uint32_t>(i);
+    }
+    TimedInstruction& ti = tl_.instructions[timed];
+    ti.position = static_cast<uint32_t>(i);
+    // S17.4: sequencer instructions are laid out on the engine the spec names
+    // (the DMA queue's row; SEMANTICS S6).
     const Engine engine = executing_engine(is, ins);  // engine= may choose it
     ti.engine = engine;
     ti.core = c;
@@ -228,9 +307,9 @@ class Scheduler {
       for (Access& a : accesses) a.write = true;
     for (const Access& a : accesses)
       core.index.conflicts(a, [&](const AccessRecord& r, uint8_t kind) {
-        if (r.instruction == i) return;
-        if (seen_by_[r.instruction] != i) {
-          seen_by_[r.instruction] = static_cast<uint32_t>(i);
+        if (r.instruction == timed) return;
+        if (seen_by_[r.instruction] != timed) {
+          seen_by_[r.instruction] = timed;
           position_[r.instruction] = static_cast<uint32_t>(ti.dependencies.size());
           ti.dependencies.push_back(Dependency{r.instruction, 0});
         }
@@ -246,24 +325,24 @@ class Scheduler {
     return ready;
   }
 
-  void place(int c, std::size_t i, double start, double duration, const std::vector<Access>& accesses) {
+  void place(int c, uint32_t timed, double start, double duration, const std::vector<Access>& accesses) {
     CoreState& core = cores_[static_cast<std::size_t>(c)];
-    TimedInstruction& ti = tl_.instructions[i];
+    TimedInstruction& ti = tl_.instructions[timed];
     ti.start_ns = start;
     ti.end_ns = start + duration;
     core.engine_free[static_cast<int>(ti.engine)] = ti.end_ns;
     tl_.span_ns = std::max(tl_.span_ns, ti.end_ns);
-    for (const Access& a : accesses) core.index.insert(a, static_cast<uint32_t>(i), ti.engine);
+    for (const Access& a : accesses) core.index.insert(a, timed, ti.engine);
   }
 };
 
 }  // namespace
 
-Timeline build_timeline(const Spec& spec, const Program& program) {
+Timeline build_timeline(const Spec& spec, const Program& program, const LoopTrips* trips) {
   Timeline tl;
   std::vector<CrossCoreOp> ops;
   const std::vector<Meeting> meetings = meetings_of(spec, program, ops);
-  Scheduler scheduler(spec, program, tl);
+  Scheduler scheduler(spec, program, tl, trips);
   for (const Meeting& m : meetings) scheduler.meet(m, ops);  // each core's meetings come in its program order
   scheduler.finish();
   return tl;

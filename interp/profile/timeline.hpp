@@ -1,5 +1,6 @@
 // The estimated timeline of a checked Program (SEMANTICS S6), computed
-// statically (nothing is executed). The Vector, Scalar and GpSimd engines and
+// statically (nothing is executed) but for runtime loops, which it lays out
+// as the run ran them (S17.4: iteration counts the run recorded). The Vector, Scalar and GpSimd engines and
 // one DMA queue run concurrently; each runs its own instructions in program
 // order. An instruction starts when its engine is free and every earlier
 // instruction it depends on has finished, plus the spec's cross_engine_wait
@@ -23,6 +24,7 @@
 // `data` waits for it, which is how the cores' writes before the barrier
 // reach the reads after it.
 #pragma once
+#include <cstddef>
 #include <cstdint>
 #include <vector>
 
@@ -38,11 +40,14 @@ inline constexpr uint8_t dependency_waw = 4;          // both write
 inline constexpr uint8_t dependency_accumulator = 8;  // same accumulator lanes (S3)
 
 struct Dependency {
-  uint32_t instruction = 0;  // index of the earlier instruction
+  uint32_t instruction = 0;  // index of the earlier (timed) instruction
   uint8_t kinds = 0;         // dependency_* bits
 };
 
+// One executed instruction: a program instruction, or one iteration's run of
+// an instruction of a loop body (S17.4).
 struct TimedInstruction {
+  uint32_t position = 0;  // its program instruction
   Engine engine{};
   int core = 0;         // the core that runs it (S16)
   double cycles = 0;    // engine cycles (S6)
@@ -61,13 +66,26 @@ struct TimedMeeting {
 };
 
 struct Timeline {
-  std::vector<TimedInstruction> instructions;  // one per program instruction
+  // Without runtime loops, one per program instruction in program order
+  // (instructions[i].position == i); with them, every instruction each core
+  // ran, in the order they were laid out (each core in the order it ran them,
+  // the cores interleaved at their meetings).
+  std::vector<TimedInstruction> instructions;
+  std::size_t program_instructions = 0;
+  bool loops = false;  // the program has runtime loops (S17)
   double span_ns = 0;                          // end of the last instruction (of the slowest core)
   double clock_ghz[kEngineCount] = {};         // of the program's arch
   int cores = 1;
-  std::vector<TimedMeeting> meetings;  // in the order they happen
+  std::vector<TimedMeeting> meetings;  // in the order they happen (instructions: timed indices)
 };
 
-Timeline build_timeline(const Spec& spec, const Program& program);
+// Each core's loop entries' iteration counts, in the order the run entered
+// them (RunSettings::loop_trips).
+using LoopTrips = std::vector<std::vector<uint64_t>>;
+
+// S17.4: with `trips` (the run's), each loop body is laid out once per
+// iteration it ran, the loop's entry (fori_loop, while_loop) once per entry
+// and end_loop once per iteration; without, each loop body once.
+Timeline build_timeline(const Spec& spec, const Program& program, const LoopTrips* trips = nullptr);
 
 }  // namespace nisa

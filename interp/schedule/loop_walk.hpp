@@ -5,7 +5,9 @@
 // positions included (their kernels do nothing; the walk decides what comes
 // next). Loops nest properly and close within a core (checked at assembly
 // and load: sequencer_check.hpp), so a walk of positions [begin, end) that
-// holds whole loops keeps no state between calls.
+// holds whole loops keeps no state between calls. A profiled run (S17.4)
+// gives the machine a log (Machine::loop_trips) where the walk writes each
+// loop entry's iteration count, in entry order: the timeline replays it.
 #pragma once
 #include <cstddef>
 #include <cstdint>
@@ -27,6 +29,7 @@ struct Frame {
   int32_t reg = -1;      // fori_loop: var; while_loop: cond
   bool is_while = false;
   const LoopParams* start = nullptr;  // the loop's own step: faults name its line
+  std::size_t trips_slot = 0;         // its entry in Machine::loop_trips (when profiled)
 };
 
 [[noreturn]] void fault(const LoopParams& p, const std::string& message);
@@ -37,6 +40,14 @@ inline void count_iteration(Machine& m, std::size_t length, const LoopParams& p)
   if (m.loop_steps > m.loop_step_limit)
     fault(p, "the run's loops have run more than " + std::to_string(m.loop_step_limit) +
                  " instructions (S17.2: a loop that never ends? raise the limit with --max-steps / max_steps=)");
+}
+
+// A loop entered (profiled runs, S6): its slot in the entry-ordered log,
+// which the loop's iterations then count up.
+inline std::size_t log_entry(Machine& m) {
+  if (m.loop_trips == nullptr) return 0;
+  m.loop_trips->push_back(0);
+  return m.loop_trips->size() - 1;
 }
 
 }  // namespace loop_walk_detail
@@ -69,22 +80,25 @@ void walk_positions(std::size_t begin, std::size_t end, Machine& m, StepAt&& ste
         loop_walk_detail::fault(p, "upper " + std::to_string(upper) + " is below lower " + std::to_string(lower) +
                                        ": a negative trip count (S17.2)");
       if (upper == lower) {
+        loop_walk_detail::log_entry(m);
         i = skip_loop(i);
         continue;
       }
       write_register(m, p.reg, static_cast<int32_t>(lower));
-      frames.push_back(Frame{i + 1, lower + p.step, upper, p.step, p.reg, false, &p});
+      frames.push_back(Frame{i + 1, lower + p.step, upper, p.step, p.reg, false, &p, loop_walk_detail::log_entry(m)});
       ++i;
     } else if (s.run == while_loop_step) {
       if (read_register(m, p.reg, p.site) == 0) {
+        loop_walk_detail::log_entry(m);
         i = skip_loop(i);
         continue;
       }
-      frames.push_back(Frame{i + 1, 0, 0, 1, p.reg, true, &p});
+      frames.push_back(Frame{i + 1, 0, 0, 1, p.reg, true, &p, loop_walk_detail::log_entry(m)});
       ++i;
     } else {  // end_loop
       Frame& f = frames.back();
       loop_walk_detail::count_iteration(m, i + 1 - f.body, *f.start);
+      if (m.loop_trips != nullptr) ++(*m.loop_trips)[f.trips_slot];
       const bool again = f.is_while ? read_register(m, f.reg, p.site) != 0 : f.next < f.upper;
       if (!again) {
         frames.pop_back();

@@ -201,6 +201,15 @@ def _hbm_limit(value):
     raise Error(f"hbm_limit: error: expected a size in bytes (a positive int, or a str such as '64G'), got {value!r}")
 
 
+def _max_steps(value):
+    """max_steps= as a count (0: the default, SEMANTICS S17.2)."""
+    if value is None:
+        return 0
+    if isinstance(value, int) and not isinstance(value, bool) and 1 <= value < 1 << 64:
+        return value
+    raise Error(f"max_steps: error: expected a positive int (instructions the loops may run), got {value!r}")
+
+
 def _print_to(value):
     """print_to= as (file path bytes, write callable): a path is written
     with the run's other outputs; a text stream's write (default
@@ -217,7 +226,8 @@ def _print_to(value):
     raise Error(f"print_to: error: expected a path, a text stream (with .write) or None, got {type(value).__name__}")
 
 
-def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None, print_to=None, cores=None):
+def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit=None, print_to=None, cores=None,
+        max_steps=None):
     """Runs `program` on `inputs` ({NAME: ndarray}); returns {NAME: ndarray}.
 
     A bf16 or fp8 tensor takes an ml_dtypes array of its dtype (its bits as
@@ -241,13 +251,17 @@ def run(program, inputs=None, strict=False, profile=False, trace=None, hbm_limit
       --print-to`: whole or not at all).
     cores: the core count of a .nasm program without `.cores` (`nisa run
       --cores N`; LANGUAGE.md 2.7).
+    max_steps: the instructions the program's loops may run (counted over
+      their iterations) before the run stops with an Error; default 10**9
+      (`nisa run --max-steps`; SEMANTICS S17.2).
     """
     limit = _hbm_limit(hbm_limit)
+    steps = _max_steps(max_steps)
     prog = assemble(program, cores=cores)
     arrays = _inputs(inputs, prog.file)
     trace_path = b"" if trace is None else _file_path_bytes(trace, "trace")
     print_file, print_write = _print_to(print_to)
     outputs, report = _native(_nisa.run, prog._native, arrays, bool(strict), bool(profile), trace_path, limit,
-                              _ml_dtypes.ml_dtypes is not None, print_file, print_write)
+                              _ml_dtypes.ml_dtypes is not None, print_file, print_write, steps)
     _ml_dtypes.view_outputs(outputs, prog._bits_outputs())
     return (outputs, report) if profile else outputs

@@ -44,12 +44,13 @@ _PLATFORMS = _spec.PLATFORMS
 class Kernel:
     """A kernel decorated with @nki.jit."""
 
-    def __init__(self, fn, platform_target=None, arch=None, strict=False, print_to=None, **options):
+    def __init__(self, fn, platform_target=None, arch=None, strict=False, print_to=None, max_steps=None, **options):
         self.fn = fn
         self.cores = None  # kernel[n]'s n (the launch's NeuronCores); None: launched without brackets
         self.target = arch or platform_target
         self.strict = strict
         self.print_to = print_to  # where nl.device_print writes (nisa.run's print_to; None: sys.stdout)
+        self.max_steps = max_steps  # the loops' step limit (nisa.run's max_steps; None: the default)
         self.options = options  # mode=, debug_kernel=, ...: NKI options with no meaning here
         self.__name__ = getattr(fn, "__name__", "kernel")
         self.__doc__ = getattr(fn, "__doc__", None)
@@ -102,7 +103,7 @@ def _launch_cores(kernel, grid):
 
 
 def jit(fn=None, **options):
-    """@nki.jit or @nki.jit(platform_target="trn1", strict=True, print_to=PATH, ...)."""
+    """@nki.jit or @nki.jit(platform_target="trn1", strict=True, print_to=PATH, max_steps=N, ...)."""
     if fn is None:
         return lambda f: jit(f, **options)
     if isinstance(fn, Kernel):
@@ -396,28 +397,31 @@ def to_nasm(kernel, *args, **kwargs):
     return _record_call(kernel, args, kwargs).text
 
 
-def run(kernel, *args, strict=None, profile=False, print_to=None, **kwargs):
+def run(kernel, *args, strict=None, profile=False, print_to=None, max_steps=None, **kwargs):
     """Calls `kernel` on nisa: NumPy arrays in, NumPy arrays out (a tuple if
     it returns several); a parameter the kernel wrote takes its final value
     in the caller's array (LANGUAGE.md 4). strict: the hazards become errors naming the
     kernel's line (`nisa run --strict`); profile: also return the report of
     nisa.run(profile=True); print_to: where nl.device_print writes, as
     nisa.run's print_to (default: the kernel's @nki.jit(print_to=...), else
-    sys.stdout)."""
+    sys.stdout); max_steps: the loops' step limit, as nisa.run's (default: the
+    kernel's @nki.jit(max_steps=...), else nisa.run's default)."""
     kernel = jit(kernel)
     # The collector stays off until the recording is freed (by reference
     # counting, as _call returns): turned back on while it lives, its next
     # pass walks every object of the recording.
     with _record.no_cyclic_gc():
-        return _call(kernel, args, kwargs, strict, profile, print_to)
+        return _call(kernel, args, kwargs, strict, profile, print_to, max_steps)
 
 
-def _call(kernel, args, kwargs, strict, profile, print_to):
+def _call(kernel, args, kwargs, strict, profile, print_to, max_steps):
     recorded = _record_call(kernel, args, kwargs)
     program = _assemble(recorded)
     strict = kernel.strict if strict is None else strict
     print_to = kernel.print_to if print_to is None else print_to
-    result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile, print_to=print_to)
+    max_steps = kernel.max_steps if max_steps is None else max_steps
+    result = _run_program(program, recorded.inputs, strict=bool(strict), profile=profile, print_to=print_to,
+                          max_steps=max_steps)
     arrays, report = result if profile else (result, None)
     _write_back(recorded, arrays)
     value = _rebuild(recorded.structure, arrays)
