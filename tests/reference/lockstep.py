@@ -48,6 +48,7 @@ import instructions  # noqa: E402
 import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
+from ref_loops import Walk  # noqa: E402
 from ref_machine import Machine  # noqa: E402
 
 # The programs the lockstep runs: the random blocks of gen_programs, weighted so that
@@ -88,6 +89,13 @@ class LockstepMachine(Machine):
         super()._store_tensor_raw(decl, raw)
         if decl.memory == "hbm":  # dma scatters write HBM directly; write_raw's own call is counted there
             self._note(decl.dtype, np.asarray(raw), None)
+
+    def write_register(self, name, value):
+        """A register's write is an instruction's result (S17.1): nonzero when its value is."""
+        super().write_register(name, value)
+        if hasattr(self, "wrote_any"):
+            self.wrote_any = True
+            self.wrote_nonzero |= self.registers[name] != 0
 
     def _note(self, dtype, raw, mask):
         if not hasattr(self, "wrote_any"):  # loading the inputs
@@ -246,12 +254,19 @@ class Lockstep:
     def step(self, position, line, state):
         if position < 0:  # the inputs bound, before the first instruction
             return self.start(state)
+        m = self.m
+        expected = self.next_position()
+        if expected != position:
+            raise Divergence(f"nisa runs position {position} (line {line}), the model's walk "
+                             + (f"position {expected} (line {self.prog.instrs[expected].line})"
+                                if expected is not None else "has finished") + " (S17.2)")
         ins = self.prog.instrs[position]
         if ins.line != line:
             raise Divergence(f"position {position}: nisa runs line {line}, the model line {ins.line}")
-        m = self.m
+        if self.walk.entered is not None:  # a loop's branch into its body: that loop instruction's result
+            self.nonzero[self.prog.instrs[self.walk.entered].mnemonic] += 1
+        m.begin()  # after the walk: a fori_loop's var, set as an iteration starts, is no instruction's result
         m.line = ins.line
-        m.begin()
         try:
             nki_ref.SEMANTICS[ins.mnemonic](m, ins.ops)
         except Exception as e:
@@ -269,6 +284,13 @@ class Lockstep:
             self.adopt(state)
         if m.wrote_nonzero or (not m.wrote_any and self.state_nonzero(ins, state)):
             self.nonzero[ins.mnemonic] += 1
+
+    def next_position(self):
+        """The model's next position (ref_loops.Walk), None when its program has finished."""
+        try:
+            return next(self.walk, None)
+        except Exception as e:
+            raise Divergence(f"the model's walk fails: {type(e).__name__}: {e}") from e
 
     def judge(self, position, ins, diffs):
         """Raises Divergence unless every difference is allowed (module docstring)."""
@@ -318,6 +340,7 @@ class Lockstep:
         sides (a NaN's payload is not specified there, so it is taken from nisa)."""
         self.m = LockstepMachine(self.prog, offsets=state["offsets"])
         self.m.load_inputs(self.model_inputs)
+        self.walk = Walk(self.prog.instrs, self.m)
         diffs = self.differences(state)
         bad = [d for d in diffs if not d.both_nan.all()]
         if bad:
@@ -357,11 +380,33 @@ class Lockstep:
             ref, got = m.acc[engine], state[f"{engine}_accumulator"]
             if ref.tobytes() != got.tobytes():
                 found.append(raw_diff(f"{engine} accumulator lane", "f32", (128,), got, ref))
+        found += self.register_diffs(state)
         for engine in ("vector", "gpsimd"):
             ref = m.rng[engine].reshape(128, -1).astype(np.uint32)
             got = state[f"{engine}_rng"]
             if ref.tobytes() != got.tobytes():
                 found.append(raw_diff(f"{engine} random generator state (lane, word)", "u32", ref.shape, got, ref))
+        return found
+
+    def register_diffs(self, state):
+        """The sequencer registers (S17.1), by declaration order (nisa's register
+        indices): which are set, and the values of those set."""
+        names = list(self.prog.registers)
+        if not names:
+            return []
+        got = np.asarray(state["registers"])[:len(names)].astype(np.int64)
+        set_bits = int(np.asarray(state["registers_set"])[0])
+        nisa_set = np.array([(set_bits >> k) & 1 for k in range(len(names))], dtype=np.int64)
+        model_set = np.array([name in self.m.registers for name in names], dtype=np.int64)
+        model = np.array([self.m.registers.get(name, 0) for name in names], dtype=np.int64)
+        found = []
+        if not np.array_equal(nisa_set, model_set):
+            found.append(raw_diff(f"registers set ({', '.join(names)})", "u8", (len(names),),
+                                  nisa_set.astype(np.uint8), model_set.astype(np.uint8)))
+        both = (nisa_set == 1) & (model_set == 1)
+        if not np.array_equal(np.where(both, got, 0), np.where(both, model, 0)):
+            found.append(raw_diff(f"register values ({', '.join(names)})", "i32", (len(names),),
+                                  np.where(both, got, 0).astype(np.int32), np.where(both, model, 0).astype(np.int32)))
         return found
 
     def memory_diffs(self, mem, ref, got):
@@ -408,6 +453,10 @@ class Lockstep:
     def final_check(self, state):
         """After the last instruction: every HBM tensor, and nisa's memory past the model's (the
         model sizes SBUF/PSUM to the tensors) stays zero."""
+        left = self.next_position()
+        if left is not None:
+            raise Divergence(f"nisa has finished, the model's walk still runs position {left} "
+                             f"(line {self.prog.instrs[left].line}) (S17.2)")
         diffs = self.differences(state)
         if diffs:
             raise Divergence("after the last instruction (an HBM tensor no DMA operand names):\n  " +

@@ -53,7 +53,9 @@ def lint(prog):
             if not isinstance(v, nasm_reader.View):
                 continue
             decl = prog.decls[v.name]
-            if decl.memory not in op_spec["memories"] or decl.memory not in MEMORIES[engine]:
+            # a cross-core instruction's engine= says who waits (S16.3): its operand is the spec's alone
+            engine_reaches = spec.get("cross_core") or decl.memory in MEMORIES[engine]
+            if decl.memory not in op_spec["memories"] or not engine_reaches:
                 problems.append(f"{where}: {op_spec['name']} in {decl.memory}")
             if not dtype_allowed(op_spec["dtypes"], decl.dtype):
                 problems.append(f"{where}: {op_spec['name']} dtype {decl.dtype}")
@@ -61,7 +63,8 @@ def lint(prog):
                 if s < 0 or c < 1 or s + (c - 1) * st >= size:
                     problems.append(f"{where}: {op_spec['name']} slice outside {v.name}")
             index = v.flat_index()
-            if index.min() < 0 or index.max() >= int(np.prod(decl.shape)):
+            # a Tensor Indirection view's columns come from its index at run time (S1.7), bounded there
+            if v.indirect != "tensor" and (index.min() < 0 or index.max() >= int(np.prod(decl.shape))):
                 problems.append(f"{where}: {op_spec['name']} access pattern outside {v.name}")
             start, count, _ = geometry(prog, v)
             per_partition = int(np.prod(decl.shape[1:]))
