@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Lockstep differential (issue 26): nisa and the NumPy model run the same random
-program and are compared after EVERY instruction, bit for bit.
+program and are compared after EVERY instruction, bit for bit; a program with
+runtime loops (SEMANTICS S17.2) after every executed position, nisa's position
+each time the one the model's own walk (ref_loops.Walk) runs next.
 
     lockstep.py --count N --seed S [--first K] [--coverage-out FILE] [--verbose]
     lockstep.py --check-coverage FILE... [--min 200]
@@ -11,7 +13,11 @@ zero-copy views of its state; the model (nki_ref.py) then executes the same
 instruction on its own machine and the two states are compared: SBUF and PSUM
 bytes (the model's machine takes nisa's placement of the SBUF/PSUM tensors, so
 the two memories have one layout), every HBM tensor's bytes,
-both accumulators and the random generators' states (S11.5).
+both accumulators, the random generators' states (S11.5) and the sequencer
+registers (S17.1: which are set, and their values). A register instruction's
+result is the register it writes; a loop instruction's, the branch into its
+body (a fori_loop or while_loop entering it, an end_loop going back), which
+the coverage counts as its nonzero instances.
 
 Budget (docs/SEMANTICS.md): 0 ulp, that is the same bits, for everything
 except what S5 leaves to the implementation: the transcendental activation

@@ -70,7 +70,7 @@ def emit_fori_rows(b):
     b.instr("memset", dst=acc, value=0.0)
     arithmetic = has_v3(b) and b.chance(0.5)  # register_op: trn2 and later
     count = None
-    if b.chance(0.3):
+    if b.chance(0.5):
         count = b.tile("f32", start, 1, [1])
         b.instr("memset", dst=count, value=0.0)
     b.emit(f"fori_loop var={i}, " + ", ".join(f"{k}={v}" for k, v in bounds.items() if v is not None) +
@@ -106,4 +106,4 @@ def emit_fori_rows(b):
     b.features.add("fori_loop")
 
 
-BLOCKS = [Block(emit_fori_rows, 0.4, lockstep=0.5)]
+BLOCKS = [Block(emit_fori_rows, 0.4, lockstep=1.2)]
