@@ -106,4 +106,4 @@ def emit_fori_rows(b):
     b.features.add("fori_loop")
 
 
-BLOCKS = [Block(emit_fori_rows, 0.4, lockstep=1.2)]
+BLOCKS = [Block(emit_fori_rows, 0.4, lockstep=0.8)]

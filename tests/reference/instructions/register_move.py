@@ -57,4 +57,4 @@ def emit_register_values(b):
     b.features.add("registers")
 
 
-BLOCKS = [Block(emit_register_values, 0.3, lockstep=0.4)]
+BLOCKS = [Block(emit_register_values, 0.3, lockstep=0.25)]

@@ -42,4 +42,4 @@ def emit_register_arithmetic(b):
     b.features.add("register arithmetic")
 
 
-BLOCKS = [Block(emit_register_arithmetic, 0.3, lockstep=0.4)]
+BLOCKS = [Block(emit_register_arithmetic, 0.3, lockstep=0.25)]

@@ -63,4 +63,4 @@ def emit_while_countdown(b):
     b.features.add("while_loop")
 
 
-BLOCKS = [Block(emit_while_countdown, 0.3, lockstep=2.2)]
+BLOCKS = [Block(emit_while_countdown, 0.3, lockstep=1.5)]
