@@ -76,6 +76,8 @@ void parse_declaration(AssemblyState& state, DiagnosticList& diags, const std::v
       throw SourceError{name.column, "tensor '" + std::string(name.text) + "' is already declared at line " +
                                          std::to_string(state.tensor_sites[static_cast<std::size_t>(prev)].line)};
     if (state.constants.count(name.text)) throw SourceError{name.column, "'" + std::string(name.text) + "' is already an .equ constant"};
+    // S17.1: tensors and registers share one namespace
+    if (state.find_register(name.text) >= 0) throw SourceError{name.column, "'" + std::string(name.text) + "' is already a register"};
     t.name = name.text;
   } catch (const SourceError& e) {
     diags.error(line, e.column, e.message);

@@ -66,6 +66,7 @@ void parse_equ(AssemblyState& state, TokenCursor& cur) {
   if (name.kind != TokenKind::identifier) throw SourceError{name.column, "expected a name after .equ"};
   cur.next();
   if (state.find_tensor(name.text) >= 0) throw SourceError{name.column, "'" + std::string(name.text) + "' is already a tensor"};
+  if (state.find_register(name.text) >= 0) throw SourceError{name.column, "'" + std::string(name.text) + "' is already a register"};
   if (name.text == "inf" || name.text == "nan" || name.text == "fp32.min" || name.text == "fp32.max" || name.text == "true" ||
       name.text == "false" || name.text == "iota")
     throw SourceError{name.column, "'" + std::string(name.text) + "' is a reserved name"};

@@ -366,7 +366,8 @@ py::array machine_view(const py::dtype& dtype, std::vector<py::ssize_t> shape, c
 // partition p at p * partition stride, each tensor at its declared offset
 // in every partition), each HBM tensor's storage bytes (bf16, tf32, fp8 as
 // stored, not widened), the two accumulators [128] float32 and the random
-// generators' states (uint32: Vector [128, 24], GpSimd [128, 6]).
+// generators' states (uint32: Vector [128, 24], GpSimd [128, 6]), the
+// registers (int32 [64]) and which of them are set (uint64 [1], bit r).
 py::dict machine_state(const Program& program, const std::shared_ptr<Machine>& machine) {
   auto* keep = new std::shared_ptr<Machine>(machine);
   const py::capsule owner(keep, [](void* p) { delete static_cast<std::shared_ptr<Machine>*>(p); });
@@ -389,6 +390,9 @@ py::dict machine_state(const Program& program, const std::shared_ptr<Machine>& m
   state["scalar_accumulator"] = machine_view(f32, {kLanes}, m.scalar_accumulator.data(), owner);
   state["vector_rng"] = machine_view(u32, {kLanes, kVectorGenerators * kRngWords}, m.vector_rng.data(), owner);
   state["gpsimd_rng"] = machine_view(u32, {kLanes, kGpsimdGenerators * kRngWords}, m.gpsimd_rng.data(), owner);
+  // S17.1: the sequencer registers by index (declaration order), and which are set (bit r).
+  state["registers"] = machine_view(py::dtype("i4"), {kMaxRegisters}, m.registers.data(), owner);
+  state["registers_set"] = machine_view(py::dtype("u8"), {1}, &m.registers_set, owner);
   return state;
 }
 

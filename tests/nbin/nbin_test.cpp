@@ -403,3 +403,42 @@ TEST_CASE("a dynamic view's index_stride and .ap index survive the binary") {
   CHECK(encode_error(b.program).find("index_stride on a view without a runtime index") != std::string::npos);
   CHECK(check_instruction(spec(), b.program, b.program.instructions[0]).size() == 1);
 }
+
+TEST_CASE("sequencer registers and loops in a binary: a register index past the declared ones, a loop left open and a read before any set are refused") {
+  ProgramBuilder b(spec());
+  b.program.registers.push_back(RegisterDecl{"r", 2, TensorDecl::kShared});
+  Operand r;
+  r.state = OperandState::reg;
+  r.integer = 0;
+  b.add("register_move", {{"dst", r}, {"src", ProgramBuilder::integer(5)}}, 3);
+  SUBCASE("the register table round-trips") {
+    CHECK(decode_program(spec(), encode_program(spec(), b.program), "t.nbin").registers == b.program.registers);
+  }
+  SUBCASE("a register index past the declared ones") {
+    // One instruction: opcode, dst (6 bits), src's register flag and its 32 bits.
+    const InstructionSpec& is = spec().instructions[static_cast<std::size_t>(spec().find_instruction("register_move"))];
+    int bits = spec().opcode_bits + 1;
+    for (const FieldSpec& f : is.encoding) bits += f.bits;
+    std::vector<uint8_t> bytes = encode_program(spec(), b.program);
+    const std::size_t at = bytes.size() - static_cast<std::size_t>((bits + 7) / 8);
+    for (int k = 0; k < 6; ++k) {  // dst 0 -> 63
+      const int bit = spec().opcode_bits + k;
+      bytes[at + static_cast<std::size_t>(bit / 8)] = static_cast<uint8_t>(bytes[at + static_cast<std::size_t>(bit / 8)] | (1u << (bit % 8)));
+    }
+    fix_crc(bytes);
+    CHECK(decode_error(bytes).find("register index 63 but the program declares 1") != std::string::npos);
+  }
+  SUBCASE("a loop left open") {
+    b.add("fori_loop", {{"var", r}, {"lower", ProgramBuilder::integer(0)}, {"upper", ProgramBuilder::integer(4)}, {"step", ProgramBuilder::integer(1)}}, 4);
+    CHECK(decode_error(encode_program(spec(), b.program)) == "sample.nasm:4: error: loop not closed: no end_loop after it (S17.2)");
+  }
+  SUBCASE("a register read before anything sets it") {
+    b.program.registers.push_back(RegisterDecl{"s", 2, TensorDecl::kShared});
+    Operand s = r;
+    s.integer = 1;
+    b.add("register_move", {{"dst", r}, {"src", s}}, 4);
+    const std::string e = decode_error(encode_program(spec(), b.program));
+    CHECK(e.find("t.nbin: error: instruction 1 (line 4): register 's' is read before anything sets it (S17.1: register_move, "
+                 "register_load, register_op or a fori_loop's var) at byte ") == 0);
+  }
+}

@@ -20,3 +20,7 @@ else()
 endif()
 add_test(NAME programs_determinism
          COMMAND ${NISA_PYTHON} ${PROJECT_SOURCE_DIR}/scripts/check-determinism --nisa ${NISA_EXE} --runs ${determinism_runs})
+# Issue 29: programs/dynamic_row_tiles at other runtime row counts, as .nasm
+# and .nbin, against its direct formula; counts no run can take fault (exit 3).
+add_test(NAME program_dynamic_row_tiles_counts
+         COMMAND ${NISA_PYTHON} ${CMAKE_CURRENT_LIST_DIR}/dynamic_row_counts.py ${NISA_EXE})

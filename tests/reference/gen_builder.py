@@ -188,6 +188,23 @@ class ProgramBuilder:
         self.decls.append(line)
         return name
 
+    def reg(self):
+        """Declares a sequencer register (`.reg NAME`, SEMANTICS S17.1); returns its name."""
+        name = self.fresh("r")
+        self.decls.append(f".reg {name}")
+        return name
+
+    def sbuf_element(self):
+        """One element of a new int32 SBUF tensor, at any partition (the sequencers,
+        like DMA, have no alignment rule), as a slice or an .ap(...) view."""
+        p, k = int(self.rng.integers(1, 129)), int(self.rng.integers(1, 5))
+        name = self.fresh("t")
+        self.decls.append(f".sbuf {name} i32 [{p}, {k}]")
+        i, j = int(self.rng.integers(0, p)), int(self.rng.integers(0, k))
+        if self.chance(0.3):
+            return f"{name}.ap(pattern=[[{k}, 1], [1, 1]], offset={i * k + j})"
+        return f"{name}[{i}, {j}]"
+
     def tile(self, dtype, pstart, pcount, free, mem="sbuf", offset=None):
         """Declares a tensor holding the tile; sometimes larger, the tile being a slice of it."""
         if mem == "psum":

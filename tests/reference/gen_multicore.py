@@ -57,7 +57,7 @@ def _renamed(text, names):
 def body(seed, arch, core):
     """A random one-core program as (shared lines, section lines, inputs): its .hbm
     and .equ names prefixed with c<core>_, its instructions grouped into
-    top-level units (a .rept block stays whole) so events go between them."""
+    top-level units (a .rept block and a loop stay whole) so events go between them."""
     mix = gen_programs.Mix(archs=[(arch, 1.0)], weights=BODY_WEIGHTS, blocks=BODY_BLOCKS)
     text, inputs = gen_programs.build(seed, mix)
     prefix = f"c{core}_"
@@ -76,13 +76,14 @@ def body(seed, arch, core):
         line = _renamed(line, names)
         if head == ".hbm":
             shared.append(line)
-        elif head in (".sbuf", ".psum"):
+        elif head in (".sbuf", ".psum", ".reg"):  # the core's own tensors and registers (S17.1)
             section.append(line)
         else:
             if depth == 0:
                 units.append([])
             units[-1].append(line)
-            depth += (head == ".rept") - (head == ".endr")
+            # a .rept block and a runtime loop (S17.2: no meeting inside one) stay whole
+            depth += (head in (".rept", "fori_loop", "while_loop")) - (head in (".endr", "end_loop"))
     return shared, section, units, {names[k]: v for k, v in inputs.items()}
 
 

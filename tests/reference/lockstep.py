@@ -1,6 +1,8 @@
 #!/usr/bin/python3
 """Lockstep differential (issue 26): nisa and the NumPy model run the same random
-program and are compared after EVERY instruction, bit for bit.
+program and are compared after EVERY instruction, bit for bit; a program with
+runtime loops (SEMANTICS S17.2) after every executed position, nisa's position
+each time the one the model's own walk (ref_loops.Walk) runs next.
 
     lockstep.py --count N --seed S [--first K] [--coverage-out FILE] [--verbose]
     lockstep.py --check-coverage FILE... [--min 200]
@@ -11,7 +13,11 @@ zero-copy views of its state; the model (nki_ref.py) then executes the same
 instruction on its own machine and the two states are compared: SBUF and PSUM
 bytes (the model's machine takes nisa's placement of the SBUF/PSUM tensors, so
 the two memories have one layout), every HBM tensor's bytes,
-both accumulators and the random generators' states (S11.5).
+both accumulators, the random generators' states (S11.5) and the sequencer
+registers (S17.1: which are set, and their values). A register instruction's
+result is the register it writes; a loop instruction's, the branch into its
+body (a fori_loop or while_loop entering it, an end_loop going back), which
+the coverage counts as its nonzero instances.
 
 Budget (docs/SEMANTICS.md): 0 ulp, that is the same bits, for everything
 except what S5 leaves to the implementation: the transcendental activation
@@ -48,6 +54,7 @@ import instructions  # noqa: E402
 import nasm_reader  # noqa: E402
 import nki_ref  # noqa: E402
 import ref_dtypes  # noqa: E402
+from ref_loops import Walk  # noqa: E402
 from ref_machine import Machine  # noqa: E402
 
 # The programs the lockstep runs: the random blocks of gen_programs, weighted so that
@@ -59,9 +66,9 @@ LOCKSTEP_MIX = gen_programs.Mix(
     # the blocks of several instructions, which other blocks' loads, stores and chains also
     # give; each instruction's own blocks carry their lockstep weight (instructions/<name>.py)
     weights={"block_dma": 0.2, "block_rept": 0.3, "block_alias": 0.2, "block_psum_wide": 0.1, "block_overwrite": 0.3,
-             "block_vector_acc": 0.5, "block_scalar_acc": 0.5, "block_vector_chain": 0.4, "block_scalar_chain": 0.4,
+             "block_vector_acc": 0.5, "block_scalar_acc": 0.6, "block_vector_chain": 0.4, "block_scalar_chain": 0.4,
              **instructions.lockstep_weights()},
-    blocks=(14, 20))
+    blocks=(15, 21))  # one more since issue 29 added the register and loop blocks
 
 
 # The instructions with a written operand that may be in HBM (the spec's timeline
@@ -88,6 +95,13 @@ class LockstepMachine(Machine):
         super()._store_tensor_raw(decl, raw)
         if decl.memory == "hbm":  # dma scatters write HBM directly; write_raw's own call is counted there
             self._note(decl.dtype, np.asarray(raw), None)
+
+    def write_register(self, name, value):
+        """A register's write is an instruction's result (S17.1): nonzero when its value is."""
+        super().write_register(name, value)
+        if hasattr(self, "wrote_any"):
+            self.wrote_any = True
+            self.wrote_nonzero |= self.registers[name] != 0
 
     def _note(self, dtype, raw, mask):
         if not hasattr(self, "wrote_any"):  # loading the inputs
@@ -246,12 +260,19 @@ class Lockstep:
     def step(self, position, line, state):
         if position < 0:  # the inputs bound, before the first instruction
             return self.start(state)
+        m = self.m
+        expected = self.next_position()
+        if expected != position:
+            raise Divergence(f"nisa runs position {position} (line {line}), the model's walk "
+                             + (f"position {expected} (line {self.prog.instrs[expected].line})"
+                                if expected is not None else "has finished") + " (S17.2)")
         ins = self.prog.instrs[position]
         if ins.line != line:
             raise Divergence(f"position {position}: nisa runs line {line}, the model line {ins.line}")
-        m = self.m
+        if self.walk.entered is not None:  # a loop's branch into its body: that loop instruction's result
+            self.nonzero[self.prog.instrs[self.walk.entered].mnemonic] += 1
+        m.begin()  # after the walk: a fori_loop's var, set as an iteration starts, is no instruction's result
         m.line = ins.line
-        m.begin()
         try:
             nki_ref.SEMANTICS[ins.mnemonic](m, ins.ops)
         except Exception as e:
@@ -269,6 +290,13 @@ class Lockstep:
             self.adopt(state)
         if m.wrote_nonzero or (not m.wrote_any and self.state_nonzero(ins, state)):
             self.nonzero[ins.mnemonic] += 1
+
+    def next_position(self):
+        """The model's next position (ref_loops.Walk), None when its program has finished."""
+        try:
+            return next(self.walk, None)
+        except Exception as e:
+            raise Divergence(f"the model's walk fails: {type(e).__name__}: {e}") from e
 
     def judge(self, position, ins, diffs):
         """Raises Divergence unless every difference is allowed (module docstring)."""
@@ -318,6 +346,7 @@ class Lockstep:
         sides (a NaN's payload is not specified there, so it is taken from nisa)."""
         self.m = LockstepMachine(self.prog, offsets=state["offsets"])
         self.m.load_inputs(self.model_inputs)
+        self.walk = Walk(self.prog.instrs, self.m)
         diffs = self.differences(state)
         bad = [d for d in diffs if not d.both_nan.all()]
         if bad:
@@ -357,11 +386,33 @@ class Lockstep:
             ref, got = m.acc[engine], state[f"{engine}_accumulator"]
             if ref.tobytes() != got.tobytes():
                 found.append(raw_diff(f"{engine} accumulator lane", "f32", (128,), got, ref))
+        found += self.register_diffs(state)
         for engine in ("vector", "gpsimd"):
             ref = m.rng[engine].reshape(128, -1).astype(np.uint32)
             got = state[f"{engine}_rng"]
             if ref.tobytes() != got.tobytes():
                 found.append(raw_diff(f"{engine} random generator state (lane, word)", "u32", ref.shape, got, ref))
+        return found
+
+    def register_diffs(self, state):
+        """The sequencer registers (S17.1), by declaration order (nisa's register
+        indices): which are set, and the values of those set."""
+        names = list(self.prog.registers)
+        if not names:
+            return []
+        got = np.asarray(state["registers"])[:len(names)].astype(np.int64)
+        set_bits = int(np.asarray(state["registers_set"])[0])
+        nisa_set = np.array([(set_bits >> k) & 1 for k in range(len(names))], dtype=np.int64)
+        model_set = np.array([name in self.m.registers for name in names], dtype=np.int64)
+        model = np.array([self.m.registers.get(name, 0) for name in names], dtype=np.int64)
+        found = []
+        if not np.array_equal(nisa_set, model_set):
+            found.append(raw_diff(f"registers set ({', '.join(names)})", "u8", (len(names),),
+                                  nisa_set.astype(np.uint8), model_set.astype(np.uint8)))
+        both = (nisa_set == 1) & (model_set == 1)
+        if not np.array_equal(np.where(both, got, 0), np.where(both, model, 0)):
+            found.append(raw_diff(f"register values ({', '.join(names)})", "i32", (len(names),),
+                                  np.where(both, got, 0).astype(np.int32), np.where(both, model, 0).astype(np.int32)))
         return found
 
     def memory_diffs(self, mem, ref, got):
@@ -408,6 +459,10 @@ class Lockstep:
     def final_check(self, state):
         """After the last instruction: every HBM tensor, and nisa's memory past the model's (the
         model sizes SBUF/PSUM to the tensors) stays zero."""
+        left = self.next_position()
+        if left is not None:
+            raise Divergence(f"nisa has finished, the model's walk still runs position {left} "
+                             f"(line {self.prog.instrs[left].line}) (S17.2)")
         diffs = self.differences(state)
         if diffs:
             raise Divergence("after the last instruction (an HBM tensor no DMA operand names):\n  " +

@@ -33,6 +33,7 @@ import numpy as np
 
 import nasm_reader
 from instructions import SEMANTICS
+from ref_loops import Walk
 from ref_machine import Machine
 
 # {mnemonic: "pair" | "barrier"}: the spec's cross-core instructions (isa.json cross_core)
@@ -92,12 +93,14 @@ class Run:
 
     def __init__(self, prog, cores):
         self.prog, self.m = prog, cores
-        self.pos = [0] * prog.cores
+        # each core's positions in the order it runs them (its runtime loops, S17.2;
+        # no meeting is inside one); pos[c]: the next one, None when it has finished
+        self.walks = [Walk(prog.sections[c].instrs, cores[c]) for c in range(prog.cores)]
+        self.pos = [next(w, None) for w in self.walks]
         self.meetings = []  # (kind, cores, lines) in the order performed
 
     def next(self, c):
-        instrs = self.prog.sections[c].instrs
-        return instrs[self.pos[c]] if self.pos[c] < len(instrs) else None
+        return self.prog.sections[c].instrs[self.pos[c]] if self.pos[c] is not None else None
 
     def waits(self, c):
         ins = self.next(c)
@@ -114,7 +117,7 @@ class Run:
             SEMANTICS[ins.mnemonic](m, ins.ops)
         except Exception as e:
             raise RuntimeError(f"core {c}, line {ins.line}: {ins.mnemonic}: {e}") from e
-        self.pos[c] += 1
+        self.pos[c] = next(self.walks[c], None)
 
     def meeting(self):
         """A meeting every side of which waits now: (kind, [cores]), or None."""

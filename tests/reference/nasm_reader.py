@@ -63,6 +63,7 @@ class View:
     indirect_dim: int = 0
     index_stride: int = None  # elements one index step moves when given (LANGUAGE.md 2.3)
     index: object = None  # the index View when indirect
+    index_register: str = None  # scalar_offset=REG (SEMANTICS S17.3): the register holding the index
 
     @property
     def counts(self):
@@ -98,6 +99,12 @@ def _affine(view, decl):
     return view
 
 
+@dataclass(frozen=True)
+class Reg:
+    """A register operand (SEMANTICS S17.1): a name declared with `.reg`."""
+    name: str
+
+
 @dataclass
 class Instr:
     mnemonic: str
@@ -118,6 +125,9 @@ class Program:
     sections: list = field(default_factory=list)
     current_core: int = None
     nki: str = SPEC["default_nki_version"]  # `.nki` (LANGUAGE.md 2.1): the NKI version whose forms apply
+    # `.reg NAME` (SEMANTICS S17.1): {name: declaring line}, in declaration order; a
+    # section has its own and those declared before the first `.core`
+    registers: dict = field(default_factory=dict)
 
     def target(self):
         """Where the next declaration or instruction goes: the open section, or the program."""
@@ -279,7 +289,10 @@ def parse_pattern_view(text, prog, env):
     for kind in ("vector", "scalar"):
         if f"{kind}_offset" in args:
             view.indirect = kind
-            view.index = parse_view(args[f"{kind}_offset"], prog, env)
+            if kind == "scalar" and args["scalar_offset"] in prog.registers:  # S17.3: a register's value
+                view.index_register = args["scalar_offset"]
+            else:
+                view.index = parse_view(args[f"{kind}_offset"], prog, env)
             view.indirect_dim = evaluate(args["indirect_dim"], env) if "indirect_dim" in args else 0
             view.index_stride = evaluate(args["index_stride"], env) if "index_stride" in args else None
     if "indirect" in args:  # Tensor Indirection: column i at index value * the free step (S1.7)
@@ -359,6 +372,12 @@ def parse_instruction(mnemonic, text, prog, env, line):
             if view is None:
                 raise ValueError(f"line {line}: {name}: not a tensor: {value}")
             ops[name] = view
+        elif kind == "register":  # S17.1: a `.reg` name
+            if value not in prog.registers:
+                raise ValueError(f"line {line}: {name}: not a register: {value}")
+            ops[name] = Reg(value)
+        elif kind == "register_or_int":
+            ops[name] = Reg(value) if value in prog.registers else int(evaluate(value, env))
         elif kind == "tensor_or_scalar":
             view = parse_view(value, prog, env)
             ops[name] = view if view is not None else evaluate(value, env)
@@ -411,7 +430,7 @@ def _parse_decl(directive, rest, prog, env, line):
 def _open_section(prog, core):
     """`.core K` (LANGUAGE.md 2.7): core K's side sees the shared tensors and its own."""
     while len(prog.sections) <= core:
-        prog.sections.append(Program(prog.arch, dict(prog.decls)))
+        prog.sections.append(Program(prog.arch, dict(prog.decls), registers=dict(prog.registers)))
     prog.current_core = core
 
 
@@ -456,6 +475,8 @@ def _process(lines, prog, env):
             _open_section(prog, int(evaluate(rest, env)))
         elif head in (".hbm", ".sbuf", ".psum"):
             _parse_decl(head, rest, prog, env, line_no)
+        elif head == ".reg":
+            prog.target().registers[rest] = line_no
         elif head in (".file", ".loc"):
             pass
         elif head in INSTRUCTIONS:
@@ -482,7 +503,7 @@ def read_program(text, cores=None):
     if prog.cores > 1 and not prog.sections:
         for k in range(prog.cores):
             own = _read(lines, cores, k)
-            section = Program(prog.arch, own.decls, own.instrs)
+            section = Program(prog.arch, own.decls, own.instrs, registers=own.registers)
             for d in own.decls.values():
                 d.core = None if d.memory == "hbm" else k
             prog.sections.append(section)

@@ -19,7 +19,8 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import multicore  # noqa: E402
 import nasm_reader  # noqa: E402
 from instructions import SEMANTICS  # noqa: E402,F401 (one function per spec instruction)
-from ref_machine import LANE_IDLE, LANE_OK, Machine  # noqa: E402,F401 (LANE_*: bench/numpy_model.py)
+from ref_loops import Walk  # noqa: E402
+from ref_machine import LANE_IDLE, LANE_OK, Fault, Machine  # noqa: E402,F401 (LANE_*: bench/numpy_model.py)
 
 
 def run_program(text, inputs, cores=None):
@@ -31,10 +32,13 @@ def run_program(text, inputs, cores=None):
         return multicore.run(prog, inputs)
     m = Machine(prog)
     m.load_inputs(inputs)
-    for ins in prog.instrs:
+    for position in Walk(prog.instrs, m):  # in program order, runtime loops run (S17.2)
+        ins = prog.instrs[position]
         m.line = ins.line
         try:
             SEMANTICS[ins.mnemonic](m, ins.ops)
+        except Fault as e:  # what `nisa run` reports with exit status 3
+            raise Fault(f"line {ins.line}: {ins.mnemonic}: {e}") from e
         except Exception as e:
             raise RuntimeError(f"line {ins.line}: {ins.mnemonic}: {e}") from e
     return m.outputs(), m

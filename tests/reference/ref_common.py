@@ -304,7 +304,10 @@ def dma_flat(m, view, parts):
     # LANGUAGE.md 2.3: index_stride when given, else the declared tensor's
     # stride of indirect_dim (for vector_offset, indirect_dim 0: one row)
     unit = view.index_stride or int(np.prod(decl.shape[view.indirect_dim + 1:], dtype=np.int64))
-    index = m.read_raw(view.index).astype(np.int64).reshape(-1)
+    if view.index_register is not None:  # S17.3: scalar_offset=REG, the register's int32 value
+        index = np.array([m.read_register(view.index_register)], dtype=np.int64)
+    else:
+        index = m.read_raw(view.index).astype(np.int64).reshape(-1)
     shift = (index if view.indirect == "vector" else np.full(parts, index[0])) * unit
     idx = idx + shift[:, None]
     total = int(np.prod(decl.shape, dtype=np.int64))

@@ -7,11 +7,22 @@ same offset alias exactly as on the machine.
 """
 import numpy as np
 
+import nasm_reader
 import ref_dtypes
 import ref_random
 
 PARTITIONS = 128
 LANE_NEVER_RESET, LANE_OK, LANE_IDLE = 0, 1, 2  # S3 --strict states of an accumulator lane
+
+
+class Fault(Exception):
+    """A fault only the run can find (SEMANTICS S17: a register read before anything
+    set it, a negative trip count, a loop past the step limit): `nisa run` exits 3."""
+
+
+def int32(value):
+    """`value` wrapped to a signed 32-bit integer (S17.1: two's complement)."""
+    return (int(value) + 2 ** 31) % 2 ** 32 - 2 ** 31
 
 
 class Machine:
@@ -48,6 +59,23 @@ class Machine:
         self.printed = []        # device_print's text, in order
         self.hazard = None
         self.ambiguous = []  # strict-mode outcomes SEMANTICS.md leaves open
+        # S17.1: the sequencer registers the program declares (`.reg`), {name: int32 value},
+        # holding only those something has set
+        self.registers = {}
+
+    # ---- sequencer registers (S17.1) ----
+
+    def read_register(self, name):
+        if name not in self.registers:
+            raise Fault(f"register '{name}' is read before anything set it (S17.1)")
+        return self.registers[name]
+
+    def write_register(self, name, value):
+        self.registers[name] = int32(value)
+
+    def register_or_int(self, operand):
+        """A register_or_int operand's value: the register's, or the integer itself."""
+        return self.read_register(operand.name) if isinstance(operand, nasm_reader.Reg) else int(operand)
 
     @staticmethod
     def bytes_per_partition(decl):

@@ -600,6 +600,196 @@ dma_copy dst=y[core * 2:core * 2 + 2, :], src=t
             run(other_pipe, a=np.zeros((2, 3), np.float32))
 
 
+class SequencerRegistersAndLoops(unittest.TestCase):
+    """SEMANTICS S17: int32 registers, runtime loops executed (not unrolled),
+    scalar_offset=REG; every expected value worked out by hand from the rules."""
+
+    @staticmethod
+    def walk(text):
+        """The positions the model runs, in order, and the machine after them."""
+        import ref_loops
+        prog = nki_ref.nasm_reader.read_program(text)
+        m = nki_ref.Machine(prog)
+        m.load_inputs({})
+        order = []
+        for position in ref_loops.Walk(prog.instrs, m):
+            order.append(position)
+            nki_ref.SEMANTICS[prog.instrs[position].mnemonic](m, prog.instrs[position].ops)
+        return order, m
+
+    def test_register_op_wraps_in_int32(self):  # S17.1: NKI 0.7 NkiScalar, two's complement
+        out, m = run("""
+.hbm y i32 [1, 5] output
+.reg a
+.reg b
+register_move dst=a, src=2147483647
+register_op dst=b, src0=a, src1=1, op=add
+register_store dst=y[0, 0], src=b
+register_op dst=b, src0=-2147483648, src1=1, op=subtract
+register_store dst=y[0, 1], src=b
+register_op dst=b, src0=65536, src1=65536, op=multiply
+register_store dst=y[0, 2], src=b
+register_op dst=b, src0=65537, src1=65537, op=mul
+register_store dst=y[0, 3], src=b
+register_op dst=a, src0=a, src1=a, op=sub
+register_store dst=y[0, 4], src=a
+""")
+        # 2^31 - 1 + 1 = -2^31; -2^31 - 1 = 2^31 - 1; 2^32 = 0; (2^16 + 1)^2 = 2^32 + 2^17 + 1 = 131073
+        np.testing.assert_array_equal(out["y"], [[-2 ** 31, 2 ** 31 - 1, 0, 131073, 0]])
+        self.assertEqual(m.registers, {"a": 0, "b": 131073})
+
+    def test_register_load_and_store_move_one_int32_element(self):  # S17.1
+        text = """
+.hbm x i32 [2, 3] input
+.hbm y i32 [1, 2] output
+.sbuf s i32 [4, 2]
+.reg r
+register_load dst=r, src=x[1, 2]
+register_store dst=s[3, 1], src=r
+register_load dst=r, src=s.ap(pattern=[[2, 1], [1, 1]], offset=7)
+register_op dst=r, src0=r, src1=-7, op=add
+register_store dst=y[0, 1], src=r
+dma_copy dst=y[0:1, 0:1], src=s[3:4, 1:2]
+"""
+        out, _ = run(text, x=np.array([[0, 0, 0], [0, 0, -12345]], np.int32))
+        np.testing.assert_array_equal(out["y"], [[-12345, -12352]])
+
+    def test_fori_runs_its_body_per_value_of_range(self):  # S17.2: range(lower, upper, step)
+        text = """
+.hbm y i32 [1, 8] output
+.sbuf s i32 [1, 1]
+.reg i
+.reg hi
+register_move dst=hi, src=6
+fori_loop var=i, lower=1, upper=hi, step=2
+register_store dst=s[0, 0], src=i
+dma_copy dst=y.ap(pattern=[[8, 1], [1, 1]], offset=0, scalar_offset=i, indirect_dim=1), src=s
+end_loop
+"""
+        order, m = self.walk(text)
+        # positions: 0 move, 1 fori, then (2 store, 3 dma, 4 end_loop) for i = 1, 3, 5
+        self.assertEqual(order, [0, 1, 2, 3, 4, 2, 3, 4, 2, 3, 4])
+        out, _ = run(text)
+        np.testing.assert_array_equal(out["y"], [[0, 1, 0, 3, 0, 5, 0, 0]])
+        self.assertEqual(m.registers["i"], 5)  # the last iteration's value
+
+    def test_fori_bounds_are_read_once_and_var_is_reset_each_iteration(self):  # S17.2
+        out, m = run("""
+.hbm y i32 [1, 1] output
+.reg i
+.reg n
+.reg count
+register_move dst=n, src=3
+register_move dst=count, src=0
+fori_loop var=i, upper=n
+register_op dst=count, src0=count, src1=1, op=add
+register_move dst=n, src=100
+register_move dst=i, src=-50
+end_loop
+register_store dst=y, src=count
+""")
+        # upper read once (3): three iterations although n becomes 100, and i = -50 in the
+        # body does not move the iterations; after the loop i holds what the body wrote
+        np.testing.assert_array_equal(out["y"], [[3]])
+        self.assertEqual(m.registers["i"], -50)
+
+    def test_empty_and_negative_trip_counts(self):  # S17.2
+        order, m = self.walk("""
+.hbm y i32 [1, 1] output
+.reg i
+fori_loop var=i, lower=4, upper=4
+register_store dst=y, src=i
+end_loop
+register_move dst=i, src=1
+""")
+        self.assertEqual(order, [0, 3])  # no iteration: neither the body nor end_loop runs
+        self.assertEqual(m.registers, {"i": 1})
+        with self.assertRaisesRegex(nki_ref.Fault, r"line 4: fori_loop: upper 2 is below lower 5"):
+            run("""
+.hbm y i32 [1, 1] output
+.reg i
+fori_loop var=i, lower=5, upper=2
+register_store dst=y, src=i
+end_loop
+""")
+
+    def test_a_register_set_only_in_a_loop_that_never_ran(self):  # S17.1: a fault at run time
+        with self.assertRaisesRegex(nki_ref.Fault, r"line 8: register_store: register 'v' is read before anything set it"):
+            run("""
+.hbm y i32 [1, 1] output
+.reg i
+.reg v
+fori_loop var=i, upper=0
+register_move dst=v, src=7
+end_loop
+register_store dst=y, src=v
+""")
+
+    def test_while_tests_cond_before_each_iteration(self):  # S17.2
+        text = """
+.hbm y i32 [1, 2] output
+.reg c
+.reg k
+register_move dst=c, src=COUNT
+register_move dst=k, src=0
+while_loop cond=c
+register_op dst=c, src0=c, src1=1, op=subtract
+register_op dst=k, src0=k, src1=10, op=add
+end_loop
+register_store dst=y[0, 0], src=c
+register_store dst=y[0, 1], src=k
+"""
+        order, _ = self.walk(text.replace("COUNT", "2"))
+        self.assertEqual(order, [0, 1, 2, 3, 4, 5, 3, 4, 5, 6, 7])
+        order, _ = self.walk(text.replace("COUNT", "0"))
+        self.assertEqual(order, [0, 1, 2, 6, 7])  # cond 0: the body and end_loop never run
+        out, _ = run(text.replace("COUNT", "3"))
+        np.testing.assert_array_equal(out["y"], [[0, 30]])
+
+    def test_nested_loops(self):  # S17.2: end_loop closes the innermost loop
+        text = """
+.hbm y i32 [3, 4] output
+.reg i
+.reg j
+.reg v
+fori_loop var=i, upper=3
+fori_loop var=j, lower=i, upper=4
+register_op dst=v, src0=i, src1=10, op=multiply
+register_op dst=v, src0=v, src1=j, op=add
+register_op dst=j, src0=j, src1=i, op=multiply
+register_store dst=y[0, 0], src=v
+end_loop
+end_loop
+"""
+        order, _ = self.walk(text)
+        # i = 0: j = 0..3 (4 passes); i = 1: j = 1..3; i = 2: j = 2, 3
+        inner = [2, 3, 4, 5, 6]
+        expected = [0] + [1] + inner * 4 + [7] + [1] + inner * 3 + [7] + [1] + inner * 2 + [7]
+        self.assertEqual(order, expected)
+
+    def test_scalar_offset_register_moves_a_dma_view(self):  # S17.3
+        x = np.arange(24, dtype=np.float32).reshape(6, 4)
+        out, _ = run("""
+.hbm x f32 [6, 4] input
+.hbm y f32 [6, 4] output
+.sbuf t f32 [2, 4]
+.reg i
+.reg row
+fori_loop var=i, upper=3
+register_op dst=row, src0=i, src1=2, op=multiply
+dma_copy dst=t, src=x.ap(pattern=[[4, 2], [1, 4]], offset=0, scalar_offset=row, indirect_dim=0)
+tensor_scalar dst=t, data=t, op0=multiply, operand0=-1.0
+register_op dst=row, src0=5, src1=row, op=subtract
+dma_copy dst=y.ap(pattern=[[4, 1], [1, 4]], offset=0, scalar_offset=row, indirect_dim=0), src=t[0:1]
+register_op dst=row, src0=row, src1=4, op=multiply
+dma_copy dst=y.ap(pattern=[[4, 1], [1, 4]], offset=-4, scalar_offset=row, indirect_dim=0, index_stride=1), src=t[1:2]
+end_loop
+""", x=x)
+        # iteration i: rows 2i, 2i+1 of x negated; row 2i to y row 5 - 2i, row 2i+1 to y row
+        # (5 - 2i) - 1 (element offset 4 (5 - 2i) - 4): y is x negated, rows reversed
+        np.testing.assert_array_equal(out["y"], -x[::-1])
+
+
 class GeneratedPrograms(unittest.TestCase):
     def test_generated_programs_respect_the_spec(self):  # S1.5, isa-spec operand rules
         import gen_programs
