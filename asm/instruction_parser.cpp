@@ -118,6 +118,10 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     diags.error(line, column, std::move(message));
     ok = false;
   };
+  // A refused loop still opens (S17.2), so that its end_loop is not a second error.
+  auto refused = [&] {
+    if (starts_loop(is.sequencer)) state.sequencer.open_refused(static_cast<uint32_t>(line));
+  };
 
   // Keys to operand slots.
   std::vector<KeyValue>& items = state.scratch_key_values;
@@ -178,7 +182,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
       reset_operand(o);
     }
   }
-  if (!ok) return;
+  if (!ok) return refused();
 
   // .loc N: this instruction records N, the next N+1, ...
   ins.line = state.next_loc ? *state.next_loc : static_cast<uint32_t>(line);
@@ -195,7 +199,7 @@ void parse_instruction(AssemblyState& state, DiagnosticList& diags, const std::v
     if (ok)
       if (const std::optional<CheckFailure> f = state.sequencer.add(state.instruction_core(), ins, static_cast<uint32_t>(line))) report({*f});
   }
-  if (!ok) return;
+  if (!ok) return refused();
   state.take_instruction(ins, static_cast<uint32_t>(line));
 }
 

@@ -41,6 +41,9 @@ class SequencerCheck {
     std::string message;
   };
   std::optional<OpenLoop> finish() const;
+  // A loop instruction refused for its own errors (the assembler's): its
+  // loop is open all the same, so that its end_loop closes it.
+  void open_refused(uint32_t text_line) { open_.push_back(text_line); }
   bool has_loops() const { return has_loops_; }
 
  private:
