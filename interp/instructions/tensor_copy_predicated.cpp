@@ -11,6 +11,7 @@
 #include "predicated_select.hpp"
 #include "tensor_copy_predicated.hpp"
 #include "tensor_copy_predicated_avx512.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -66,10 +67,12 @@ Kernel pick(int64_t predicate_size, bool scalar_src) {
 
 void decode(const DecodeContext& c, Step& s) {
   const bool scalar_src = !c.is_tile(slot::src);
+  const TileAccess* dst = streamed_tile(c, slot::dst);
+  const TileAccess* predicate = streamed_tile(c, slot::predicate);
   if (scalar_src) {
-    stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate)}, /*reads_dst=*/true);
+    stream_tiles(c, s, dst, {predicate}, /*reads_dst=*/true);
   } else {
-    stream_tiles(c, s, c.tile(slot::dst), {c.tile(slot::predicate), c.tile(slot::src)}, /*reads_dst=*/true);
+    stream_tiles(c, s, dst, {predicate, c.tile(slot::src)}, /*reads_dst=*/true);
   }
   s.set_params(Params{c.boolean(slot::reverse_pred), scalar_src ? c.scalar_bits(slot::src, s.dst->dtype) : 0u});
   const int64_t psize = s.in[0]->element_size;
@@ -79,6 +82,10 @@ void decode(const DecodeContext& c, Step& s) {
     default: s.run = pick<4>(psize, scalar_src); break;
   }
   if (Kernel masked = tensor_copy_predicated_avx512_kernel(s, scalar_src)) s.run = masked;
+  // src takes no .indirect() view (NKI 0.6); an unselected column of a
+  // scattered dst keeps its bits, so dst's columns are gathered first.
+  if (scalar_src) finish_tensor_indirection(c, s, slot::dst, {slot::predicate}, /*reads_dst=*/true);
+  else finish_tensor_indirection(c, s, slot::dst, {slot::predicate, slot::src}, /*reads_dst=*/true);
 }
 
 // --strict: only the selected elements are written (S4.2); their addresses,

@@ -14,6 +14,7 @@
 #include "load_reduce.hpp"
 #include "machine.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -64,12 +65,13 @@ void run(const Step& s, Machine& m) {
 
 void decode(const DecodeContext& c, Step& s) {
   const TileAccess* src = c.tile(slot::src);
-  stream_tiles(c, s, c.tile(slot::dst), {src});
+  stream_tiles(c, s, streamed_tile(c, slot::dst), {streamed_tile(c, slot::src)});
   const bool load = decode_reduce_cmd(c, s, slot::reduce_cmd, AccumulatorEngine::vector, src->first_partition);
   s.scalar[kImm0] = c.partition_scalar(slot::imm0, 0.0f);
   if (load) s.scalar[kImm1] = c.partition_scalar(slot::imm1, 0.0f);
   s.set_params(Params{c.enum_value<AluOp>(slot::op0), c.enum_value<AluOp>(slot::op1), load});
   s.run = run;
+  finish_tensor_indirection(c, s, slot::dst, {slot::src});
 }
 
 }  // namespace

@@ -137,6 +137,7 @@ void run_indirect_streams(const Step& s, Machine& m) {
   // dst's offsets are read before the kernel runs: its reduce_res may be the index.
   if (k.side[0] != nullptr) {
     column_offsets(k.side[0], *k.view[0], s.elements, scattered);
+    if (k.gathers_dst) gather(*k.view[0], *k.staging[0], scattered, s.partitions);
     inner.dst = k.staging[0];
   }
   k.inner(inner, m);
@@ -157,8 +158,10 @@ void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
 
 }  // namespace
 
-void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs) {
+void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs,
+                               bool reads_dst) {
   IndirectStreams k;
+  k.gathers_dst = reads_dst;
   bool any = false;
   int j = 0;
   auto take = [&](OperandSlot slot, const TileAccess*& streamed) {

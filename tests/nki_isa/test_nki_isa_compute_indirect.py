@@ -1,10 +1,12 @@
 #!/usr/bin/python3
-"""tensor_tensor, tensor_scalar, activation, activate2, exponential and
-tensor_scalar_reduce with .indirect() views (Tensor Indirection,
+"""tensor_tensor, tensor_scalar, activation, activate2, exponential,
+tensor_scalar_reduce, tensor_scalar_cumulative and tensor_copy_predicated with .indirect() views (Tensor Indirection,
 NeuronCore-v4), written as `.ap(pattern=[[E, P], [s, N]], offset=K,
 indirect=IDX)`. The docstrings' "Tensor indirection" paragraphs: tensor_tensor's
 dst and data1 may be indirect (data2 may not), tensor_scalar's, activation's,
-activate2's and tensor_scalar_reduce's dst and data, exponential's dst and src;
+activate2's and tensor_scalar_reduce's dst and data, exponential's and
+tensor_scalar_cumulative's dst and src, tensor_copy_predicated's dst and
+predicate (src may not);
 column i of a view sits index[i % 16, i // 16] free steps into its row
 (NkiTensor.indirect, G = 16 on the Vector engine; S1.7 for the later
 partition groups). Golden values are NumPy fancy indexing and arithmetic
@@ -197,6 +199,57 @@ def test_tensor_scalar_reduce_gathers_and_takes_the_maximum(nisa):
     a, cols, b, r = one(nisa, line, 8, 8)
     nisa.equal("b", b, -a[:, 1 + 2 * cols])
     nisa.equal("r", r, (-a[:, 1 + 2 * cols]).max(axis=1, keepdims=True))
+
+
+def test_tensor_scalar_cumulative_runs_along_the_gathered_columns(nisa):
+    # the running register walks the view's columns in view order (column i is a[:, 1 + 2 * cols[i]])
+    line = f"tensor_scalar_cumulative dst=bt, src={GATHERED}, op0=multiply, op1=add, imm0=2.0, reduce_cmd=reset_reduce"
+    a, cols, b, _ = one(nisa, line, 8, 9, args=["--strict"])
+    nisa.close("b", b, np.cumsum(a[:, 1 + 2 * cols].astype(np.float64) * 2, axis=1), rtol=1e-6, atol=1e-6)
+
+
+def test_tensor_scalar_cumulative_scatters_dst(nisa):
+    line = f"tensor_scalar_cumulative dst={SCATTERED}, src=at[:, 0:8], op0=add, op1=maximum, imm0=1.0, reduce_cmd=reset_reduce"
+    a, cols, b, _ = one(nisa, line, 24, 10, args=["--strict"])
+    expected = np.zeros((32, 24), np.float32)
+    expected[:, cols] = np.maximum.accumulate(a[:, :8] + np.float32(1), axis=1)
+    nisa.equal("b", b, expected)
+
+
+PREDICATED = """
+.arch trn3
+.hbm a  f32 [32, 8] input
+.hbm q  u8 [32, 24] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 24] output
+.sbuf at f32 [32, 8]
+.sbuf qt u8 [32, 24]
+.sbuf it i32 [32, 1]
+.sbuf bt f32 [32, 24]
+dma_copy dst=at, src=a
+dma_copy dst=qt, src=q
+dma_copy dst=it, src=ix
+memset dst=bt, value=-7.0
+tensor_copy_predicated dst=bt.ap(pattern=[[24, 32], [1, 8]], offset=0, indirect=it), src={src}, predicate=qt.ap(pattern=[[24, 32], [1, 8]], offset=0, indirect=it), reverse_pred={reverse}
+dma_copy dst=b, src=bt
+"""
+
+
+def test_tensor_copy_predicated_gathers_the_predicate_and_scatters_dst(nisa):
+    # dst's and predicate's column i are both column cols[i]: dst[:, c] = a[:, i]
+    # where q[:, c] != 0 (== 0 with reverse_pred); an unselected column keeps -7
+    rng = np.random.default_rng(11)
+    a = rng.standard_normal((32, 8)).astype(np.float32)
+    q = rng.integers(0, 2, size=(32, 24)).astype(np.uint8)
+    cols = rng.permutation(24)[:8]
+    ix = np.concatenate([cols, cols, cols, cols]).astype(np.int32).reshape(32, 1)
+    for reverse in (False, True):
+        for src, value in (("at", a), ("2.5", np.full((32, 8), 2.5, np.float32))):
+            b = nisa.run(PREDICATED.format(src=src, reverse=str(reverse).lower()), inputs={"a": a, "q": q, "ix": ix})["b"]
+            expected = np.full((32, 24), -7.0, np.float32)
+            take = (q[:, cols] != 0) != reverse
+            expected[:, cols] = np.where(take, value, np.float32(-7))
+            nisa.equal("b", b, expected)
 
 
 def test_strict_checks_the_gathered_values(nisa):

@@ -91,3 +91,23 @@ def test_activation_gathers_data():
     x = rng.standard_normal((32, 40)).astype(np.float32)
     cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
     np.testing.assert_allclose(k.gather_exp(x, cols), np.exp(x[:, cols[:, 0]].astype(np.float64)), rtol=1e-6)
+
+
+def test_tensor_scalar_cumulative_gathers_src():
+    rng = np.random.default_rng(8)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_allclose(k.gather_cumsum(x, cols), np.cumsum(x[:, cols[:, 0]].astype(np.float64), axis=1),
+                               rtol=1e-5, atol=1e-5)
+
+
+def test_tensor_copy_predicated_scatters_where_the_gathered_predicate_is_set():
+    rng = np.random.default_rng(9)
+    x = rng.standard_normal((32, 16)).astype(np.float32)
+    init = rng.standard_normal((32, 40)).astype(np.float32)
+    mask = rng.integers(0, 2, size=(32, 40)).astype(np.uint8)
+    cols = np.concatenate([rng.permutation(40)[:16], np.zeros(16, np.int64)]).astype(np.int32).reshape(32, 1)
+    expected = init.copy()
+    c = cols[:16, 0]
+    expected[:, c] = np.where(mask[:, c] != 0, x, init[:, c])
+    np.testing.assert_array_equal(k.predicated_scatter(x, mask, cols, init), expected)

@@ -49,19 +49,20 @@ def index_tile(b, start, parts, n, low, high, distinct):
     return t
 
 
-def emit_indirect_streamed(b, mnemonic, data_key, other, dtype=any_dtype, scalar_engine=False):
+def emit_indirect_streamed(b, mnemonic, data_key, other, dtype=any_dtype, scalar_engine=False, input_dtype=None):
     """`mnemonic` with dst and/or `data_key` indirect (a gather, a scatter, or
     both with data in PSUM and one index), the base-partition rules met: every
     index on a multiple of 32, an indirect input on its index's partition, an
     indirect dst's index on the (SBUF) input's partition or its index's.
     `other(b, start, parts, n)` gives the remaining operands (a reduce_res
-    among them is stored too); `dtype(b)` picks dst's and the input's dtypes.
+    among them is stored too); `dtype(b)` picks dst's and the input's dtypes
+    (`input_dtype(b)` the input's, when given).
     `scalar_engine`: the Scalar engine does not scatter into PSUM (S1.7)."""
     parts = b.pick([16, 32, 32, 64, 128])
     starts = [s for s in ((0,) if parts > 64 else (0, 64) if parts > 32 else (0, 32, 64, 96)) if s + parts <= 128]
     start = b.pick(starts)
     mode = b.pick(["gather", "scatter", "both"])
-    sdt, ddt = dtype(b), dtype(b)
+    sdt, ddt = (input_dtype or dtype)(b), dtype(b)
     if mode == "gather":
         base, (e, s, k), (low, high) = indirect_base(b, sdt, start, parts, compute_mem(b))
         n = int(b.rng.integers(1, min(64, 16 * parts) + 1))

@@ -1,8 +1,9 @@
 """Tensor Indirection (NKI 0.6 `t.indirect(index)`, NeuronCore-v4) on
 tensor_copy: a gather of columns of an SBUF tile, a scatter into one, and a
 view whose index starts off a quadrant boundary (an error at its line); on
-tensor_tensor (data1 gathered; data2 refused), tensor_scalar (dst scattered) and
-activation (data gathered)."""
+tensor_tensor (data1 gathered; data2 refused), tensor_scalar (dst scattered),
+activation (data gathered), tensor_scalar_cumulative (src gathered) and
+tensor_copy_predicated (dst scattered, its predicate gathered)."""
 import nki
 import nki.isa as nisa
 import nki.language as nl
@@ -109,5 +110,40 @@ def gather_exp(x, cols):
     out = nl.ndarray((P, P), nl.float32, buffer=nl.sbuf)
     nisa.activation(dst=out, op=nl.exp, data=xt.indirect(idx))
     result = nl.ndarray((P, P), nl.float32, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def gather_cumsum(x, cols):
+    # tensor_scalar_cumulative: result[:, i] = sum of x[:, cols[j, 0]] for j <= i (src gathered)
+    P, F = x.shape
+    xt = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, P), nl.float32, buffer=nl.sbuf)
+    nisa.tensor_scalar_cumulative(dst=out, src=xt.indirect(idx), op0=nl.add, op1=nl.add, imm0=0.0)
+    result = nl.ndarray((P, P), nl.float32, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def predicated_scatter(x, mask, cols, init):
+    # tensor_copy_predicated: for i < N, result[:, cols[i, 0]] = x[:, i] where
+    # mask[:, cols[i, 0]] != 0; every other element keeps init
+    P, N = x.shape
+    F = init.shape[1]
+    xt = nl.ndarray((P, N), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    mt = nl.ndarray((P, F), mask.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=mt, src=mask)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=out, src=init)
+    nisa.tensor_copy_predicated(dst=out.indirect(idx, num_elem=N), src=xt, predicate=mt.indirect(idx, num_elem=N))
+    result = nl.ndarray((P, F), x.dtype, buffer=nl.shared_hbm)
     nisa.dma_copy(dst=result, src=out)
     return result

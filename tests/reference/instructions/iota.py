@@ -95,4 +95,4 @@ def emit_iota_pattern(b):
     b.store(t)
 
 
-BLOCKS = [Block(emit_iota, 0.8, order=2, lockstep=0.5), Block(emit_iota_pattern, 0.6, order=16, lockstep=0.3)]
+BLOCKS = [Block(emit_iota, 0.8, order=2, lockstep=0.6), Block(emit_iota_pattern, 0.6, order=16, lockstep=0.3)]

@@ -3,7 +3,8 @@ the reference model's semantics and its random instances."""
 import numpy as np
 
 from gen_common import any_dtype, Block, compute_mem, INTS, predicate_values
-from ref_common import F32
+from gen_indirect import emit_indirect_streamed
+from ref_common import F32, resolve_indirect_operands
 import ref_dtypes
 
 RULE = "S4.2"
@@ -12,7 +13,12 @@ RULE = "S4.2"
 # ---- semantics ----
 
 def tensor_copy_predicated(m, o):
-    """S4.2: dst = src where predicate (== 0 with reverse_pred); bits copied."""
+    """S4.2: dst = src where predicate (== 0 with reverse_pred); bits copied. An
+    .indirect() dst or predicate (S1.7) names the columns its index gives; a
+    scattered dst's every column counts as written (S1.7: its unselected columns
+    are rewritten with their own bits)."""
+    scattered = getattr(o["dst"], "indirect", None) == "tensor"
+    o = resolve_indirect_operands(m, o, "tensor_copy_predicated", ("dst", "predicate"))
     dst, src, pred = o["dst"], o["src"], o["predicate"]
     predicate = m.read_raw(pred) != 0
     if o["reverse_pred"]:
@@ -29,7 +35,7 @@ def tensor_copy_predicated(m, o):
         source = ref_dtypes.encode(m.dtype(dst), np.full(out.shape, F32(src)))
     else:
         source = ref_dtypes.encode_int(m.dtype(dst), np.full(out.shape, int(src)))
-    m.write_raw(dst, np.where(predicate, source, out), written=predicate)
+    m.write_raw(dst, np.where(predicate, source, out), written=predicate | scattered)
 
 
 # ---- lockstep allowances (lockstep.py) ----
@@ -62,4 +68,21 @@ def emit_tensor_copy_predicated(b):
     b.store(dst)
 
 
-BLOCKS = [Block(emit_tensor_copy_predicated, 1.2, order=4)]
+def emit_tensor_copy_predicated_indirect(b):
+    """S1.7 (trn3): dst and/or predicate indirect; src a plain SBUF tile of dst's dtype or a scalar."""
+    dtype = any_dtype(b, 0.6)
+
+    def operands(b, start, parts, n):
+        if b.chance(0.3):
+            src = int(b.values(dtype, (1,))[0]) if dtype in INTS else float(b.values(dtype, (1,), -50, 50)[0])
+        else:
+            src = b.tile(dtype, start, parts, [n], "sbuf")
+            b.load(src, b.values(dtype, (parts, n), specials=True))
+        rev = b.chance(0.4)
+        return {"src": src, "reverse_pred": rev if (rev or b.chance(0.3)) else None}
+    emit_indirect_streamed(b, "tensor_copy_predicated", "predicate", operands, dtype=lambda b: dtype,
+                           input_dtype=lambda b: b.pick(["u8", "u16", "u32"]))
+
+
+BLOCKS = [Block(emit_tensor_copy_predicated, 1.2, order=4),
+          Block(emit_tensor_copy_predicated_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]

@@ -3,7 +3,8 @@ the reference model's semantics and its random instances."""
 import numpy as np
 
 from gen_common import alu_text, Block, compute_mem, scalar_or_column
-from ref_common import ALU, alu_stage, F32, track_lanes
+from gen_indirect import emit_indirect_streamed
+from ref_common import ALU, alu_stage, F32, resolve_indirect_operands, track_lanes
 
 RULE = "S4.22"
 
@@ -13,7 +14,9 @@ RULE = "S4.22"
 def tensor_scalar_cumulative(m, o):
     """S4.22, NKI 0.6's docstring pseudocode: reg starts at op1's identity (reset_reduce), imm1
     (load_reduce) or the Vector accumulator lane (reduce); reg = op1(op0(src[i], imm0), reg),
-    dst[i] = reg; the lane keeps the last reg."""
+    dst[i] = reg; the lane keeps the last reg. An .indirect() dst or src (S1.7) names the
+    columns its index gives, in the view's column order."""
+    o = resolve_indirect_operands(m, o, "tensor_scalar_cumulative", ("dst", "src"))
     src = m.read(o["src"])
     p = src.shape[0]
     imm0 = m.column(o["imm0"], p)
@@ -68,4 +71,13 @@ def emit_tensor_scalar_cumulative(b):
         b.store(dst)
 
 
-BLOCKS = [Block(emit_tensor_scalar_cumulative, 0.6, order=23, lockstep=0.9)]
+def emit_tensor_scalar_cumulative_indirect(b):
+    """S1.7 (trn3): dst and/or src indirect; the register starts at op1's identity."""
+    def operands(b, start, parts, n):
+        return {"op0": alu_text(b, b.pick(["add", "maximum", "subtract"])), "op1": alu_text(b, b.pick(["add", "maximum", "minimum"])),
+                "imm0": scalar_or_column(b, start, parts, -1, 1, "f32")[0], "reduce_cmd": "reset_reduce"}
+    emit_indirect_streamed(b, "tensor_scalar_cumulative", "src", operands, dtype=lambda b: b.pick(CUMULATIVE_DTYPES[:5]))
+
+
+BLOCKS = [Block(emit_tensor_scalar_cumulative, 0.6, order=23, lockstep=0.9),
+          Block(emit_tensor_scalar_cumulative_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]
