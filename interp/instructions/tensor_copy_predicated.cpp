@@ -84,8 +84,8 @@ void decode(const DecodeContext& c, Step& s) {
   if (Kernel masked = tensor_copy_predicated_avx512_kernel(s, scalar_src)) s.run = masked;
   // src takes no .indirect() view (NKI 0.6); an unselected column of a
   // scattered dst keeps its bits, so dst's columns are gathered first.
-  if (scalar_src) finish_tensor_indirection(c, s, slot::dst, {slot::predicate}, /*reads_dst=*/true);
-  else finish_tensor_indirection(c, s, slot::dst, {slot::predicate, slot::src}, /*reads_dst=*/true);
+  if (scalar_src) finish_tensor_indirection(c, s, slot::dst, {slot::predicate}, {.read = true});
+  else finish_tensor_indirection(c, s, slot::dst, {slot::predicate, slot::src}, {.read = true});
 }
 
 // --strict: only the selected elements are written (S4.2); their addresses,

@@ -9,6 +9,7 @@
 #include "bit_alu.hpp"
 #include "lane_loop.hpp"
 #include "instructions.hpp"
+#include "tensor_indirection.hpp"
 
 namespace nisa {
 namespace {
@@ -92,9 +93,9 @@ void decode(const DecodeContext& c, Step& s) {
   // The free elements stream through the lane loop into the fold only; the
   // [P, 1] result is written per partition after its last element was read
   // (S1.6: dst may overlap data).
-  const TileAccess* data = c.tile(slot::data);
+  const TileAccess* data = streamed_tile(c, slot::data);
   stream_tiles(c, s, data, {data});
-  s.final_dst = c.tile(slot::dst);
+  s.final_dst = streamed_tile(c, slot::dst);
   set_reduce_op(c, s, slot::op, ReduceOp::add);
   Params k{c.boolean(slot::negate), 0, nullptr};
   const bool bitvec = spec_enum::is_bitvec(s.reduce_op);
@@ -106,6 +107,7 @@ void decode(const DecodeContext& c, Step& s) {
     s.run = bitvec ? run_bit_groups : run_groups;
   }
   s.set_params(k);
+  finish_tensor_indirection(c, s, slot::dst, {slot::data}, {.final = true});
 }
 
 // --strict: the result is in final_dst (s.dst is the data it streams).

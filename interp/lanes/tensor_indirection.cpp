@@ -123,10 +123,11 @@ Step gathered(const Step& s) {
   std::vector<int64_t> offsets;
   for (int j = 1; j < 4; ++j) {
     if (k.side[j] == nullptr) continue;
-    column_offsets(k.side[j], *k.view[j], s.elements, offsets);
+    column_offsets(k.side[j], *k.view[j], k.columns[j], offsets);
     gather(*k.view[j], *k.staging[j], offsets, s.partitions);
     inner.in[j - 1] = k.staging[j];
   }
+  if (k.final_dst) inner.dst = inner.in[0];  // a reduction streams its input as dst
   return inner;
 }
 
@@ -136,9 +137,9 @@ void run_indirect_streams(const Step& s, Machine& m) {
   std::vector<int64_t> scattered;
   // dst's offsets are read before the kernel runs: its reduce_res may be the index.
   if (k.side[0] != nullptr) {
-    column_offsets(k.side[0], *k.view[0], s.elements, scattered);
+    column_offsets(k.side[0], *k.view[0], k.columns[0], scattered);
     if (k.gathers_dst) gather(*k.view[0], *k.staging[0], scattered, s.partitions);
-    inner.dst = k.staging[0];
+    (k.final_dst ? inner.final_dst : inner.dst) = k.staging[0];
   }
   k.inner(inner, m);
   if (k.side[0] != nullptr) scatter(*k.staging[0], *k.view[0], scattered, s.partitions);
@@ -151,7 +152,7 @@ void check_gathered(const Step& s, const StrictFault& fault) { s.indirection->ch
 void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
   const IndirectStreams& k = *s.indirection;
   std::vector<int64_t> offsets;
-  column_offsets(k.side[0], *k.view[0], s.elements, offsets);
+  column_offsets(k.side[0], *k.view[0], k.columns[0], offsets);
   for (int64_t p = 0; p < s.partitions; ++p)
     for (const int64_t at : offsets) out.push_back(k.view[0]->partition(p) + at);
 }
@@ -159,9 +160,10 @@ void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
 }  // namespace
 
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs,
-                               bool reads_dst) {
+                               IndirectDst how) {
   IndirectStreams k;
-  k.gathers_dst = reads_dst;
+  k.gathers_dst = how.read;
+  k.final_dst = how.final;
   bool any = false;
   int j = 0;
   auto take = [&](OperandSlot slot, const TileAccess*& streamed) {
@@ -171,13 +173,15 @@ void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst,
       k.staging[j] = streamed;
       k.view[j] = indirect_start_tile(c, slot);
       k.side[j] = tensor_indirection(c, v, executing_engine(c.instruction_spec, c.instruction));
+      k.columns[j] = v.pattern[1].num;
       streamed = k.view[j];
     }
     ++j;
   };
-  take(dst, s.dst);
+  take(dst, how.final ? s.final_dst : s.dst);
   for (const OperandSlot slot : inputs) take(slot, s.in[j - 1]);
   if (!any) return;
+  if (how.final && k.side[1] != nullptr) s.dst = s.in[0];  // the streamed input, as the scheduler sees it
   k.inner = s.run;
   s.run = run_indirect_streams;
   k.check = s.strict != nullptr ? s.strict->check : nullptr;

@@ -59,7 +59,19 @@ struct IndirectStreams {
   const TileAccess* staging[4] = {};       // dst, in[0..2]: the streamed staging tile (nullptr: a plain operand)
   const TileAccess* view[4] = {};          // the real view's start tile (indirect_start_tile)
   const TensorIndirection* side[4] = {};
+  int64_t columns[4] = {};                 // each view's N (a reduction's dst has fewer than its input)
   bool gathers_dst = false;                // the kernel reads dst (keeps some of its bits): gather it first
+  bool final_dst = false;                  // dst is Step::final_dst; dst streams the input (tensor_reduce)
+};
+
+// How the instruction holds its dst (finish_tensor_indirection).
+struct IndirectDst {
+  // The kernel leaves some of dst as it was (tensor_copy_predicated): a
+  // scattered dst's columns are gathered into its staging tile first, and
+  // --strict marks every scattered column written.
+  bool read = false;
+  // dst is Step::final_dst and Step::dst streams the input (tensor_reduce).
+  bool final = false;
 };
 
 // The tile to stream for `slot`: c.tile(slot), or a staging tile for an .indirect() view.
@@ -70,10 +82,8 @@ const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot);
 // views' start tiles (what --strict and the scheduler see), a scattered
 // dst lists its written elements for --strict, and the instruction's own
 // --strict check (S5 input ranges) sees the gathered values. `inputs` are
-// s.in[]'s slots. `reads_dst`: the kernel leaves some of dst as it was
-// (tensor_copy_predicated), so a scattered dst's columns are gathered into
-// its staging tile first, and --strict marks every scattered column written.
+// s.in[]'s slots.
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs,
-                               bool reads_dst = false);
+                               IndirectDst how = {});
 
 }  // namespace nisa

@@ -1,12 +1,13 @@
 #!/usr/bin/python3
 """tensor_tensor, tensor_scalar, activation, activate2, exponential,
-tensor_scalar_reduce, tensor_scalar_cumulative and tensor_copy_predicated with .indirect() views (Tensor Indirection,
+tensor_scalar_reduce, tensor_scalar_cumulative, tensor_copy_predicated and
+tensor_reduce with .indirect() views (Tensor Indirection,
 NeuronCore-v4), written as `.ap(pattern=[[E, P], [s, N]], offset=K,
 indirect=IDX)`. The docstrings' "Tensor indirection" paragraphs: tensor_tensor's
 dst and data1 may be indirect (data2 may not), tensor_scalar's, activation's,
 activate2's and tensor_scalar_reduce's dst and data, exponential's and
 tensor_scalar_cumulative's dst and src, tensor_copy_predicated's dst and
-predicate (src may not);
+predicate (src may not), tensor_reduce's dst and data;
 column i of a view sits index[i % 16, i // 16] free steps into its row
 (NkiTensor.indirect, G = 16 on the Vector engine; S1.7 for the later
 partition groups). Golden values are NumPy fancy indexing and arithmetic
@@ -213,6 +214,21 @@ def test_tensor_scalar_cumulative_scatters_dst(nisa):
     a, cols, b, _ = one(nisa, line, 24, 10, args=["--strict"])
     expected = np.zeros((32, 24), np.float32)
     expected[:, cols] = np.maximum.accumulate(a[:, :8] + np.float32(1), axis=1)
+    nisa.equal("b", b, expected)
+
+
+def test_tensor_reduce_gathers_data(nisa):
+    line = f"tensor_reduce dst=rt, op=add, data={GATHERED}, axis=1, negate=true"
+    a, cols, _, r = one(nisa, line, 8, 12, args=["--strict"])
+    nisa.close("r", r, -a[:, 1 + 2 * cols].astype(np.float64).sum(axis=1, keepdims=True), rtol=1e-6, atol=1e-6)
+
+
+def test_tensor_reduce_scatters_its_one_column(nisa):
+    # dst's one column is column cols[0] of bt (index element [0, 0]); the rest stays 0
+    line = "tensor_reduce dst=bt.ap(pattern=[[24, 32], [1, 1]], offset=0, indirect=it), op=maximum, data=at[:, 0:8]"
+    a, cols, b, _ = one(nisa, line, 24, 13, args=["--strict"])
+    expected = np.zeros((32, 24), np.float32)
+    expected[:, cols[0]] = a[:, :8].max(axis=1)
     nisa.equal("b", b, expected)
 
 

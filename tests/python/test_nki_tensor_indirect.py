@@ -111,3 +111,10 @@ def test_tensor_copy_predicated_scatters_where_the_gathered_predicate_is_set():
     c = cols[:16, 0]
     expected[:, c] = np.where(mask[:, c] != 0, x, init[:, c])
     np.testing.assert_array_equal(k.predicated_scatter(x, mask, cols, init), expected)
+
+
+def test_tensor_reduce_gathers_data():
+    rng = np.random.default_rng(10)
+    x = rng.standard_normal((32, 40)).astype(np.float32)
+    cols = rng.integers(0, 40, size=(32, 1)).astype(np.int32)
+    np.testing.assert_array_equal(k.gather_max(x, cols), x[:, cols[:, 0]].max(axis=1, keepdims=True))

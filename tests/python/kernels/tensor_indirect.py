@@ -2,8 +2,9 @@
 tensor_copy: a gather of columns of an SBUF tile, a scatter into one, and a
 view whose index starts off a quadrant boundary (an error at its line); on
 tensor_tensor (data1 gathered; data2 refused), tensor_scalar (dst scattered),
-activation (data gathered), tensor_scalar_cumulative (src gathered) and
-tensor_copy_predicated (dst scattered, its predicate gathered)."""
+activation (data gathered), tensor_scalar_cumulative (src gathered),
+tensor_copy_predicated (dst scattered, its predicate gathered) and
+tensor_reduce (data gathered)."""
 import nki
 import nki.isa as nisa
 import nki.language as nl
@@ -145,5 +146,20 @@ def predicated_scatter(x, mask, cols, init):
     nisa.dma_copy(dst=out, src=init)
     nisa.tensor_copy_predicated(dst=out.indirect(idx, num_elem=N), src=xt, predicate=mt.indirect(idx, num_elem=N))
     result = nl.ndarray((P, F), x.dtype, buffer=nl.shared_hbm)
+    nisa.dma_copy(dst=result, src=out)
+    return result
+
+
+@nki.jit(platform_target="trn3")
+def gather_max(x, cols):
+    # tensor_reduce: result[p, 0] = max over i < 32 of x[p, cols[i, 0]] (data gathered)
+    P, F = x.shape
+    xt = nl.ndarray((P, F), x.dtype, buffer=nl.sbuf)
+    nisa.dma_copy(dst=xt, src=x)
+    idx = nl.ndarray((P, 1), nl.int32, buffer=nl.sbuf)
+    nisa.dma_copy(dst=idx, src=cols)
+    out = nl.ndarray((P, 1), nl.float32, buffer=nl.sbuf)
+    nisa.tensor_reduce(dst=out, op=nl.maximum, data=xt.indirect(idx), axis=1)
+    result = nl.ndarray((P, 1), nl.float32, buffer=nl.shared_hbm)
     nisa.dma_copy(dst=result, src=out)
     return result

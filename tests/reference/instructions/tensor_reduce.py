@@ -3,7 +3,8 @@ the reference model's semantics and its random instances."""
 import numpy as np
 
 from gen_common import any_dtype, Block, compute_mem, factor_shape, INTS, REDUCE_SPELLINGS, spelled
-from ref_common import BIT_REDUCE_START, bits_of, BITVEC, reduce_free, write_bits
+from gen_indirect import AP, index_tile, indirect_base
+from ref_common import BIT_REDUCE_START, bits_of, BITVEC, reduce_free, resolve_indirect_operands, write_bits
 
 RULE = "S4.12"
 
@@ -11,6 +12,8 @@ RULE = "S4.12"
 # ---- semantics ----
 
 def tensor_reduce(m, o):
+    """An .indirect() dst or data (S1.7) names the columns its index gives."""
+    o = resolve_indirect_operands(m, o, "tensor_reduce", ("dst", "data"))
     if "axis" in o:
         return tensor_reduce_axes(m, o)
     if o["op"] in BIT_REDUCE_START:
@@ -121,4 +124,32 @@ def emit_tensor_reduce_axes(b):
     b.store(dst)
 
 
-BLOCKS = [Block(emit_tensor_reduce, 1.0, order=9, lockstep=0.7), Block(emit_tensor_reduce_axes, 0.8, order=17, lockstep=0.4)]
+
+def emit_tensor_reduce_indirect(b):
+    """S1.7 (trn3): an exact reduction (maximum, minimum) of gathered columns
+    into a plain [P, 1] dst, or of a plain tile into one scattered column."""
+    parts = b.pick([16, 32, 32, 64, 128])
+    start = b.pick([s for s in ((0,) if parts > 64 else (0, 64) if parts > 32 else (0, 32, 64, 96)) if s + parts <= 128])
+    op, neg = b.pick(["maximum", "minimum"]), b.chance(0.4)
+    ddt, sdt = any_dtype(b), any_dtype(b)
+    if b.chance(0.5):  # gather
+        base, (e, s, k), (low, high) = indirect_base(b, sdt, start, parts, compute_mem(b))
+        n = int(b.rng.integers(1, min(64, 16 * parts) + 1))
+        idx = index_tile(b, start, parts, n, low, high, False)
+        dst = b.tile(ddt, b.shifted(start, parts), parts, [1], compute_mem(b))
+        data = AP.format(name=base.name, e=e, p=parts, s=s, n=n, k=k, idx=idx.ref())
+        b.instr("tensor_reduce", dst=dst, op=op, data=data, negate=neg)
+        b.store(dst)
+        return
+    base, (e, s, k), (low, high) = indirect_base(b, ddt, b.shifted(start, parts), parts, compute_mem(b))
+    idx = index_tile(b, start, parts, 1, low, high, True)
+    n = int(b.rng.integers(1, 48))
+    data = b.tile(sdt, start, parts, [n], b.pick(["sbuf", "psum"]))
+    b.load(data, b.values(sdt, (parts, n), -6, 6, specials=b.chance(0.3)))
+    dst = AP.format(name=base.name, e=e, p=parts, s=s, n=1, k=k, idx=idx.ref())
+    b.instr("tensor_reduce", dst=dst, op=op, data=data, negate=neg)
+    b.store(base)
+
+
+BLOCKS = [Block(emit_tensor_reduce, 1.0, order=9, lockstep=0.7), Block(emit_tensor_reduce_axes, 0.8, order=17, lockstep=0.4),
+          Block(emit_tensor_reduce_indirect, 0.2, needs=lambda b: b.arch == "trn3", lockstep=0.3)]
