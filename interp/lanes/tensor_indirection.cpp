@@ -157,6 +157,10 @@ void scattered_elements(const Step& s, std::vector<uint8_t*>& out) {
     for (const int64_t at : offsets) out.push_back(k.view[0]->partition(p) + at);
 }
 
+// --strict: a plain dst's elements the instruction writes, as its own hook
+// finds them from the gathered inputs (tensor_copy_predicated's predicate).
+void written_from_gathered(const Step& s, std::vector<uint8_t*>& out) { s.indirection->written(gathered(s), out); }
+
 }  // namespace
 
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs,
@@ -185,9 +189,11 @@ void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst,
   k.inner = s.run;
   s.run = run_indirect_streams;
   k.check = s.strict != nullptr ? s.strict->check : nullptr;
+  k.written = s.strict != nullptr ? s.strict->written_elements : nullptr;
   s.indirection = new (c.tiles.buffer(sizeof(IndirectStreams))) IndirectStreams(k);  // trivially destructible
   StrictHooks hooks = s.strict != nullptr ? *s.strict : StrictHooks{};
   if (k.side[0] != nullptr) hooks.written_elements = scattered_elements;
+  else if (k.written != nullptr) hooks.written_elements = written_from_gathered;
   if (k.check != nullptr) hooks.check = check_gathered;
   s.strict = new (c.tiles.buffer(sizeof(StrictHooks))) StrictHooks(hooks);
 }

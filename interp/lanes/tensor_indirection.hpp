@@ -56,6 +56,7 @@ struct StrictFault;
 struct IndirectStreams {
   Kernel inner = nullptr;                  // the instruction's kernel, on the staging tiles
   void (*check)(const Step&, const StrictFault&) = nullptr;  // the instruction's --strict check, likewise
+  void (*written)(const Step&, std::vector<uint8_t*>&) = nullptr;  // its --strict written elements, likewise
   const TileAccess* staging[4] = {};       // dst, in[0..2]: the streamed staging tile (nullptr: a plain operand)
   const TileAccess* view[4] = {};          // the real view's start tile (indirect_start_tile)
   const TensorIndirection* side[4] = {};
@@ -81,7 +82,8 @@ const TileAccess* streamed_tile(const DecodeContext& c, OperandSlot slot);
 // kernel on the staging tiles, the scatter; s.dst/s.in[] name the real
 // views' start tiles (what --strict and the scheduler see), a scattered
 // dst lists its written elements for --strict, and the instruction's own
-// --strict check (S5 input ranges) sees the gathered values. `inputs` are
+// --strict check (S5 input ranges) and, for a plain dst, its written-elements
+// hook (tensor_copy_predicated) see the gathered values. `inputs` are
 // s.in[]'s slots.
 void finish_tensor_indirection(const DecodeContext& c, Step& s, OperandSlot dst, std::initializer_list<OperandSlot> inputs,
                                IndirectDst how = {});

@@ -232,6 +232,34 @@ def test_tensor_reduce_scatters_its_one_column(nisa):
     nisa.equal("b", b, expected)
 
 
+REDUCE_AXIS = """
+.arch trn3
+.hbm a  f32 [32, 4, 3] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 10] output
+.sbuf at f32 [32, 4, 3]
+.sbuf it i32 [32, 1]
+.sbuf bt f32 [32, 10]
+dma_copy dst=at, src=a
+dma_copy dst=it, src=ix
+memset dst=bt, value=0
+tensor_reduce dst=bt.ap(pattern=[[10, 32], [1, 4]], offset=0, indirect=it), op=add, data=at, axis=2
+dma_copy dst=b, src=bt
+"""
+
+
+def test_tensor_reduce_with_axis_scatters_each_result(nisa):
+    # data [32, 4, 3] summed over its last axis: result j lands in column ix[j, 0]
+    rng = np.random.default_rng(14)
+    a = rng.integers(-50, 50, size=(32, 4, 3)).astype(np.float32)  # integer sums: exact in any order
+    cols = np.array([7, 2, 9, 0], np.int32)
+    ix = np.tile(cols, 8).reshape(32, 1)
+    b = nisa.run(REDUCE_AXIS, inputs={"a": a, "ix": ix}, args=["--strict"])["b"]
+    expected = np.zeros((32, 10), np.float32)
+    expected[:, cols] = a.sum(axis=2)
+    nisa.equal("b", b, expected)
+
+
 PREDICATED = """
 .arch trn3
 .hbm a  f32 [32, 8] input
@@ -266,6 +294,39 @@ def test_tensor_copy_predicated_gathers_the_predicate_and_scatters_dst(nisa):
             take = (q[:, cols] != 0) != reverse
             expected[:, cols] = np.where(take, value, np.float32(-7))
             nisa.equal("b", b, expected)
+
+
+PREDICATE_GATHERED = """
+.arch trn3
+.hbm a  f32 [32, 8] input
+.hbm q  u8 [32, 24] input
+.hbm ix i32 [32, 1] input
+.hbm b  f32 [32, 1] output
+.sbuf at f32 [32, 8]
+.sbuf qt u8 [32, 24]
+.sbuf it i32 [32, 1]
+.sbuf bt f32 [32, 8]
+dma_copy dst=at, src=a
+dma_copy dst=qt, src=q
+dma_copy dst=it, src=ix
+tensor_copy_predicated dst=bt, src=at, predicate=qt.ap(pattern=[[24, 32], [1, 8]], offset=0, indirect=it)
+dma_copy dst=b, src=bt[:, 0:1]
+"""
+
+
+def test_strict_marks_what_the_gathered_predicate_selects(nisa):
+    # bt is never initialised; column 0 is written where the gathered predicate
+    # (q[:, 5], via ix[0] = 5) is set, although q[:, 0] itself is 0: --strict
+    # accepts reading it back only if it tracks the gathered predicate
+    a = np.arange(256, dtype=np.float32).reshape(32, 8)
+    q = np.zeros((32, 24), np.uint8)
+    q[:, 5] = 1
+    ix = np.array([5, 1, 2, 3, 4, 6, 7, 8] * 4, np.int32).reshape(32, 1)
+    b = nisa.run(PREDICATE_GATHERED, inputs={"a": a, "q": q, "ix": ix}, args=["--strict"])["b"]
+    nisa.equal("b", b, a[:, 0:1])
+    q[:, 5] = 0
+    err = nisa.run(PREDICATE_GATHERED, inputs={"a": a, "q": q, "ix": ix}, args=["--strict"], expect_status=3)
+    assert ":15:" in err and "never written" in err, err
 
 
 def test_strict_checks_the_gathered_values(nisa):
