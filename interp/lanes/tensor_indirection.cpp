@@ -116,11 +116,16 @@ void scatter(const TileAccess& staging, const TileAccess& view, const std::vecto
   move_columns<false>(view, staging, offsets, partitions);
 }
 
+// Column offsets of the step being run: buffers kept per thread (a step with
+// an .indirect() view runs whole on one thread), so running one allocates
+// nothing once the first has sized them.
+thread_local std::vector<int64_t> gather_offsets, scatter_offsets;
+
 // The step as its kernel sees it: the gathered inputs in their staging tiles.
 Step gathered(const Step& s) {
   const IndirectStreams& k = *s.indirection;
   Step inner = s;
-  std::vector<int64_t> offsets;
+  std::vector<int64_t>& offsets = gather_offsets;
   for (int j = 1; j < 4; ++j) {
     if (k.side[j] == nullptr) continue;
     column_offsets(k.side[j], *k.view[j], k.columns[j], offsets);
@@ -134,7 +139,7 @@ Step gathered(const Step& s) {
 void run_indirect_streams(const Step& s, Machine& m) {
   const IndirectStreams& k = *s.indirection;
   Step inner = gathered(s);
-  std::vector<int64_t> scattered;
+  std::vector<int64_t>& scattered = scatter_offsets;
   // dst's offsets are read before the kernel runs: its reduce_res may be the index.
   if (k.side[0] != nullptr) {
     column_offsets(k.side[0], *k.view[0], k.columns[0], scattered);
